@@ -27,6 +27,11 @@ line of one of the unit's gold spans.
    call line (the training loop that called the deleted step) keeps its label.
 5. Value, entity, swap and recipe edits leave every other touched unit's label
    unchanged: they change one claim only.
+6. Structural edits also cut code off: helpers that only the stubbed, deleted
+   or silenced code called stop running (`orphans.py`). An untouched unit lying
+   entirely inside such functions becomes `stubbed` (a real implementation
+   nothing reachable calls); one lying partly inside them is ambiguous and the
+   variant is skipped.
 
 Every edited file must still parse (tree-sitter without ERROR/MISSING nodes and
 `compile()` for Python, `yaml.safe_load` for YAML); a variant that does not is
@@ -47,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sa_align.bench import structural, values
 from sa_align.bench.dataset import CASE_FILE, Case, MutationInfo
 from sa_align.bench.edits import Draft, Skip, line_map, remap_span, span_lines
+from sa_align.bench.orphans import cut_off_lines
 from sa_align.bench.syntax import text_parses
 from sa_align.models import Gold, Label, Unit, UnitKind, UnitsFile
 
@@ -198,19 +204,35 @@ def update_gold(units: list[Unit], draft: Draft, texts: dict[str, str]) -> tuple
     """Every unit with its gold in the variant (the module docstring states the rule)."""
     maps = {p: draft.line_maps.get(p) or line_map(texts[p], t) for p, t in draft.files.items()}
     changed = _changed_lines(draft, texts, maps)
+    cut = cut_off_lines(texts, draft.files) if draft.collateral_label is not None else {}
     out: list[Unit] = []
     collateral: dict[str, Label] = {}
     for unit in units:
         if unit.id == draft.unit_id:
             gold = Gold(label=draft.label, spans=draft.target_spans, note=f"{draft.kind}: {draft.detail}")
         else:
-            gold = _other_gold(unit, draft, maps, changed)
+            gold = _cut_off_gold(unit, draft, maps, changed, cut) or _other_gold(unit, draft, maps, changed)
             if unit.gold is not None and gold.label != unit.gold.label:
                 collateral[unit.id] = gold.label
         out.append(unit.model_copy(update={"gold": gold}, deep=True))
     if not any(u.id == draft.unit_id for u in units):
         raise Skip(f"unit {draft.unit_id} is not in the case")
     return out, collateral
+
+
+def _cut_off_gold(unit: Unit, draft: Draft, maps: dict[str, dict[int, int | None]], changed: dict[str, set[int]],
+                  cut: dict[str, set[int]]) -> Gold | None:
+    """Rule 6: `stubbed` for an untouched unit whose code the edit cut off; `None` when the rule does not apply."""
+    gold = unit.gold or Gold(label=Label.ALIGNED)
+    if not cut or not gold.spans or any(span_lines(s) & changed.get(s.path, set()) for s in gold.spans):
+        return None
+    inside = [span_lines(s) <= cut.get(s.path, set()) for s in gold.spans]
+    if all(inside):
+        return Gold(label=Label.STUBBED, spans=_remapped(unit, gold, maps),
+                    note=f"its code is cut off: the {draft.kind} of {draft.unit_id} leaves nothing that runs calling it")
+    if any(inside) or any(span_lines(s) & cut.get(s.path, set()) for s in gold.spans):
+        raise Skip(f"the edit cuts off part of {unit.id}'s implementation")
+    return None
 
 
 def _other_gold(unit: Unit, draft: Draft, maps: dict[str, dict[int, int | None]], changed: dict[str, set[int]]) -> Gold:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, candidate_symbol
 from sa_align.judges.evidence import code_vocab, docstring_lines, strip_comment
@@ -34,6 +35,26 @@ class Hint:
     """Identifier key (`nn.GroupNorm` -> `groupnorm`) for a name hint; `None` for an expression."""
     tokens: frozenset[str]
     """Search tokens, for expression hints (`epoch + i`)."""
+    words: tuple[str, ...] = ()
+    """Words of a name hint (`prioritized_replay` -> prioritized, replay)."""
+    qualified: str | None = None
+    """`Class.method` as written, when the hint names a method of a class."""
+
+    def names(self, sym: Symbol) -> bool:
+        """True when the hint spells the definition's name: exactly, as `Class.method`, or as a run
+        of two or more of its words (`prioritized_replay` for `prioritized_replay_sample`)."""
+        if self.key is None:
+            return False
+        if self.qualified is not None:
+            return self.qualified == sym.qualname or sym.qualname.endswith("." + self.qualified)
+        if self.key == name_key(sym.name):
+            return True
+        return len(self.words) >= 2 and _run_of(self.words, tuple(split_identifier(sym.name)))
+
+
+def _run_of(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
+    n = len(part)
+    return any(whole[i : i + n] == part for i in range(len(whole) - n + 1))
 
 
 def unit_hints(ctx: JudgeContext) -> list[Hint]:
@@ -46,7 +67,8 @@ def unit_hints(ctx: JudgeContext) -> list[Hint]:
         if re.fullmatch(r"[\w.]+", h.strip()):
             key = name_key(idents[-1])
             if len(key) >= MIN_HINT_KEY:
-                out.append(Hint(h, key, frozenset()))
+                qualified = ".".join(idents[-2:]) if len(idents) >= 2 and idents[-2][:1].isupper() else None
+                out.append(Hint(h, key, frozenset(), tuple(split_identifier(idents[-1])), qualified))
         elif tokenize(h):
             out.append(Hint(h, None, frozenset(tokenize(h))))
     return out
@@ -97,7 +119,16 @@ def support(index: RepoIndex, sym: Symbol, hints: list[Hint]) -> int:
     """How many hints the function's own code carries (its name, class and parameters included)."""
     keys, tokens = _symbol_code(index, sym)
     keys = keys | _own_names(sym)
-    return sum(1 for h in hints if (h.key in keys if h.key is not None else h.tokens <= tokens))
+    return sum(1 for h in hints if h.names(sym) or _carries(h, keys, tokens))
+
+
+def _carries(hint: Hint, keys: set[str], tokens: set[str]) -> bool:
+    if hint.key is None:
+        return hint.tokens <= tokens
+    if hint.qualified is not None:
+        # `BasicBlock.forward` is carried by code that names the class too, not by any `forward`.
+        return hint.key in keys and name_key(hint.qualified.split(".")[0]) in keys
+    return hint.key in keys
 
 
 def claim_names(ctx: JudgeContext, sym: Symbol) -> bool:
@@ -107,8 +138,6 @@ def claim_names(ctx: JudgeContext, sym: Symbol) -> bool:
     least two specific words.
     """
     from sa_align.judges.missing import generic_words, root
-
-    from sa_align.aliases import split_identifier
 
     words = {w for w in split_identifier(sym.name) if not w.isdigit() and len(w) > 1} - generic_words()
     if len(words) < 2:
@@ -127,18 +156,43 @@ def candidate_functions(ctx: JudgeContext, limit: int = 8) -> list[Symbol]:
     return out
 
 
+MIN_DESCRIBED_WORDS = 2
+"""Distinctive claim words a placeholder's docstring or TODO must share to describe the claim."""
+
+
+def describes_claim(ctx: JudgeContext, sym: Symbol) -> bool:
+    """True when the function's docstring or marker comments restate the claim: for a placeholder,
+    that text is all that is left of the work it acknowledges."""
+    from sa_align.judges.missing import distinctive_words, root
+
+    text = " ".join([sym.docstring or ""] + [t.text for t in ctx.index.texts
+                                               if t.marker and t.path == sym.path and sym.start_line <= t.line <= sym.end_line])
+    words = {root(w) for w in tokenize(text)}
+    return len(words & distinctive_words(ctx.unit)) >= MIN_DESCRIBED_WORDS
+
+
+def placeholder_support(ctx: JudgeContext, sym: Symbol, hints: list[Hint]) -> int:
+    """Support of an emptied function: its own hints, the hints the repository lost (the emptied
+    body is where they went missing), and one more when it lost some and its docstring still
+    describes the claim (a related helper's docstring alone shares the claim's words too)."""
+    own = support(ctx.index, sym, hints)
+    if own == 0:
+        return 0
+    # Only names can go missing with a body; a phrase hint ("epsilon prediction") was never code.
+    lost = sum(1 for h in hints if h.key is not None and not hint_in_repo(ctx.index, h))
+    return own + lost + (1 if lost and describes_claim(ctx, sym) else 0)
+
+
 def owns(ctx: JudgeContext, sym: Symbol, others: list[Symbol], placeholder: bool, strict: bool = False) -> bool:
     """True when `sym` carries at least as many of the unit's hints as any other candidate
     (more than any, with `strict`). It must carry at least one hint of its own (its name,
-    a parameter); with `placeholder`, hints found nowhere in the repository count in its favour.
+    a parameter); with `placeholder`, it is scored by `placeholder_support`.
     """
     hints = unit_hints(ctx)
     if not hints:
         return False
-    own = support(ctx.index, sym, hints)
+    own = placeholder_support(ctx, sym, hints) if placeholder else support(ctx.index, sym, hints)
     if own == 0:
         return False
-    if placeholder:
-        own += sum(1 for h in hints if not hint_in_repo(ctx.index, h))
     best_other = max((support(ctx.index, o, hints) for o in others if o.id != sym.id), default=0)
     return own > best_other if strict else own >= best_other

@@ -109,11 +109,53 @@ ORPHANS = {
 }
 
 
-async def test_orphan_beside_a_placeholder_abstains(small):
-    # `train_transform` lost its caller because `build_loaders` is a placeholder: that is one finding, not two.
+async def test_orphan_beside_a_placeholder_is_stubbed_and_names_the_cause(small):
+    # `train_transform` lost its caller because `build_loaders` is a placeholder: the augmentation never runs.
     unit = method("aug", "Training images are randomly cropped and flipped.", ["train_transform"])
     verdict = judge_stub(small(ORPHANS).context(unit))
-    assert verdict.abstained and "placeholder" in verdict.reason
+    assert verdict.label == Label.STUBBED and verdict.certain
+    assert "`build_loaders`" in verdict.reason and "placeholder" in verdict.reason
+
+
+CHAIN = {
+    "run.py": '''
+        from losses import total_loss
+
+        if __name__ == "__main__":
+            print(total_loss([1.0], [0.5]))
+    ''',
+    "losses.py": '''
+        def ratio_of(new, old):
+            return [n / o for n, o in zip(new, old)]
+
+
+        def clipped_objective(new, old, eps=0.2):
+            r = ratio_of(new, old)
+            return [min(x, 1 + eps) for x in r]
+
+
+        def total_loss(new, old):
+            """Clipped objective plus value loss."""
+            raise NotImplementedError
+    ''',
+}
+
+
+async def test_helper_of_a_dead_caller_is_dead_too(small):
+    j = small(CHAIN)
+    ratio = method("ratio", "The probability ratio divides new by old probabilities.", ["ratio_of"])
+    verdict = judge_stub(j.context(ratio))
+    assert verdict.label == Label.STUBBED, verdict.reason
+    assert "only dead code calls it (`clipped_objective`)" in verdict.reason
+    # A dead function that carries none of the unit's hints says nothing about the unit.
+    other = method("kl", "A KL penalty keeps the policy close.", ["kl_penalty", "beta_kl"])
+    assert judge_stub(j.context(other)).label != Label.STUBBED
+
+
+async def test_nothing_is_dead_without_entry_points(small):
+    files = {"losses.py": CHAIN["losses.py"]}
+    ratio = method("ratio", "The probability ratio divides new by old probabilities.", ["ratio_of"])
+    assert judge_stub(small(files).context(ratio)).label != Label.STUBBED
 
 
 async def test_empty_method_of_a_constructed_subclassed_class_is_a_stub(small):
