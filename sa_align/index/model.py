@@ -29,6 +29,7 @@ ValueSource = Literal[
     "dict",  # `{"lr": 3e-4}`
     "config",  # YAML/JSON/TOML/INI key
     "positional",  # `StepLR(opt, 30, 0.1)` positional literal arguments
+    "shell",  # `SEEDS=3`, `export LR="0.1"`, `local K=9` in a shell script
 ]
 
 
@@ -73,7 +74,8 @@ class ValueFact(_Fact):
     name: str
     """Name as written: variable, keyword, parameter, CLI flag without dashes, dict key or config leaf key."""
     key_path: str
-    """Full path to the value: `optimizer.lr` in a config, `Adam.lr` for a keyword, `args.lr` for a CLI flag."""
+    """Full path to the value: `optimizer.lr` in a config, `Adam.lr` for a keyword, `args.lr` for a CLI flag,
+    `SEEDS` for a shell variable (`fn.SEEDS` inside a shell function)."""
     value: JsonValue
     """The literal parsed to a JSON value (numbers as numbers, tuples as lists); `None` for `None`."""
     raw: str

@@ -74,11 +74,11 @@ def _build(index: RepoIndex) -> dict[Entity, list[tuple[int, Location]]]:
 
     for f in index.values:
         if isinstance(f.value, str):
-            add(f.value, f.path, f.line, CONFIGURED if f.source in ("config", "cli") else CODED)
+            add(f.value, f.path, f.line, CONFIGURED if f.source in ("config", "cli", "shell") else CODED)
         elif isinstance(f.value, list):
             for v in f.value:
                 if isinstance(v, str):
-                    add(v, f.path, f.line, CONFIGURED if f.source in ("config", "cli") else CODED)
+                    add(v, f.path, f.line, CONFIGURED if f.source in ("config", "cli", "shell") else CODED)
     docs = docstring_lines(index)
     for t in index.texts:
         if t.kind == "string" and (t.path, t.line) not in docs:

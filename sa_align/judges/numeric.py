@@ -8,26 +8,47 @@ notations (`3e-4` = `3 × 10^-4` = `0.0003`), with percent awareness (`10%` =
 Sequences (betas, milestones) compare element by element, sets by membership,
 ranges by inclusion.
 
-Precedence policy (which site takes effect), highest first:
+Precedence policy (which site takes effect), highest first (`numeric_sites.tier`):
 
 4. configuration that the code reads: config-file keys (YAML/JSON/TOML/INI)
    and module- or class-level constants and dict entries (dataclass field
    defaults included) whose name the Python code uses somewhere;
-3. command-line defaults (`add_argument('--lr', default=...)`), which a config
-   file overrides;
+3. command-line values: `add_argument('--lr', default=...)`, which a config
+   file overrides, and what a launcher script sets: the flags it passes and
+   the shell variables it expands or exports (`SEEDS=3` ... `$SEEDS`,
+   `export LR=3e-4`). A launcher's setting takes effect on the run it
+   launches, above any code default; but a repository's scripts also launch
+   smoke tests and ablations, so configuration the code reads stays above them;
 2. literals in code that runs: keyword and positional arguments
    (`Adam(lr=1e-3)`), assignments and dict entries inside a function body;
    these are hard-coded overrides when no configuration is read for the name,
    and otherwise other uses of the name (a test loader's batch size, a conv
-   layer's padding) that leave the configured setting alone;
+   layer's padding) that leave the configured setting alone. Variables a shell
+   script that starts no Python run reads belong here too;
 1. function parameter defaults (`def train(lr=...)`), which any caller overrides;
-0. configuration nothing reads (a config key no code mentions is dead).
+0. configuration nothing reads: a config key no code mentions, or a shell
+   variable its script never expands or exports, is dead.
+
+A parameter default that the function body never reads (`def schedule(n,
+beta_start=1e-4)` computing something else) takes no effect at any tier: it is
+left out. When such defaults are the only sites, the stated value is declared
+but ignored -> mismatched with moderate confidence (0.6, not certain: the body
+may reach the same number another way). A placeholder body is the stub judge's
+to label, and a body that reads its locals reflectively (`locals()`) counts as
+reading them.
 
 Decision for one parameter: no comparable site -> unknown; every site equal ->
 aligned (certain); every site different -> mismatched (certain); otherwise the
 highest tier decides: all equal there -> aligned (not certain: lower sites
 differ), all different there -> mismatched (certain: the value that takes
-effect is wrong). Mixed at the top tier: when a differing site is the same
+effect is wrong). Mixed at the top tier, the unit's context first picks the
+sites it is about: a site whose context (key path above the leaf, callee,
+enclosing function, file path) carries a word of the claim or hints, other
+than the parameters' own names and generic words, that some other top site
+lacks (`tasks.mnli.learning_rate` for "the learning rate for MNLI", a
+`finetune()` body for "when fine-tuning"). Those sites alone decide: all equal
+-> aligned, all different -> mismatched (0.8, not certain: context is read
+from words). Without such a word, when a differing site is the same
 setting as a matching one (same key path, or the same callee) the code
 disagrees with itself -> mismatched with low confidence; otherwise the other
 sites are other settings of the same name (`mnli.epochs` vs `sst2.epochs`) ->
@@ -41,24 +62,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
+from sa_align.judges.numeric_sites import (
+    Outcome,
+    SiteCheck,
+    about_unit,
+    ignored_default,
+    other_callee,
+    same_setting,
+    tier,
+    unit_words,
+)
 from sa_align.models import CodeSpan, Label, Param, Scalar, Unit, Verdict
 from sa_align.retrieve.params import param_index
 
 NAME = "numeric"
-Outcome = Literal["match", "conflict"]
-
-
-@dataclass
-class SiteCheck:
-    """One site compared with the stated value."""
-
-    fact: ValueFact
-    tier: int
-    outcome: Outcome
 
 
 @dataclass
@@ -150,63 +170,18 @@ def _in_range(items: list, bounds: list, tol: float) -> Outcome | None:
     return "match" if all(lo - slack <= v <= hi + slack for v in vals) else "conflict"
 
 
-# --------------------------------------------------------------------------- precedence
+# --------------------------------------------------------------------------- decision
 
 
-def _in_function(fact: ValueFact, index: RepoIndex) -> bool:
-    sym = index.symbol_by_id.get(fact.symbol or "")
-    return sym is not None and sym.kind in ("function", "method")
-
-
-def _read(fact: ValueFact, index: RepoIndex, literal_lines: int) -> bool:
-    """True when Python code mentions the setting's name beyond the literal sites themselves."""
-    from sa_align.judges.evidence import code_vocab
-
-    leaf = fact.key_path.rsplit(".", 1)[-1] if fact.key_path else fact.name
-    refs = code_vocab(index).references
-    return max(refs.get(leaf, 0), refs.get(fact.name, 0)) > literal_lines
-
-
-def tier(fact: ValueFact, index: RepoIndex, literal_lines: int = 0) -> int:
-    """Precedence of a site (see module docstring): 4 read configuration ... 0 dead configuration."""
-    if fact.source in ("kwarg", "positional") or (fact.source in ("assign", "dict") and _in_function(fact, index)):
-        return 2
-    if fact.source in ("config", "assign", "dict"):
-        return 4 if fact.source != "config" or _read(fact, index, literal_lines) else 0
-    if fact.source == "cli":
-        return 3
-    return 1
-
-
-def _other_callee(conflict: SiteCheck, matches: list[SiteCheck]) -> bool:
-    """A literal passed to some callee says nothing about another function's default.
-
-    When the stated value is a function's parameter default (`def crop(x, padding=4)`),
-    only a call of that function overrides it; `Conv2d(..., padding=1)` is another setting.
-    """
-    if conflict.fact.source not in ("kwarg", "positional") or not matches:
-        return False
-    if any(m.fact.source != "default" for m in matches):
-        return False
-    callee = (conflict.fact.call or "").rsplit(".", 1)[-1]
-    owners = [(m.fact.symbol or "").split("::")[-1].split(".") for m in matches]
-    return not any(callee in parts for parts in owners)
-
-
-def _same_setting(a: ValueFact, b: ValueFact) -> bool:
-    if a.source == b.source == "cli" and a.key_path and a.key_path == b.key_path:
-        return True  # a flag's default and a script passing the flag set the same thing
-    if a.call or b.call:
-        return bool(a.call and b.call and a.call.rsplit(".", 1)[-1] == b.call.rsplit(".", 1)[-1])
-    return a.key_path == b.key_path or a.key_path.rsplit(".", 1)[-1] == b.key_path.rsplit(".", 1)[-1] and a.path != b.path
-
-
-def decide_param(p: Param, index: RepoIndex, tol: float, hints: list[str] | None = None) -> ParamDecision:
+def decide_param(
+    p: Param, index: RepoIndex, tol: float, hints: list[str] | None = None, words: frozenset[str] = frozenset()
+) -> ParamDecision:
     """Decide one parameter from every site that sets it.
 
     When no site is found under the parameter's names, sites the unit's `hints`
     name stand in (`base_width: 64` for "64 filters" hinted `base_width`); a
-    decision found that way is never certain.
+    decision found that way is never certain. `words` (`unit_words`) are what
+    the unit says besides the parameter's name; they pick among sites that disagree.
     """
     tol = p.tolerance if p.tolerance is not None else tol
     sites = [(f, compare(f.value, p, tol)) for f in param_index(index).sites(p)]
@@ -215,13 +190,13 @@ def decide_param(p: Param, index: RepoIndex, tol: float, hints: list[str] | None
         found = [(f, compare(f.value, p, tol)) for f in param_index(index).hint_sites(hints)]
         found = [(f, o) for f, o in found if o is not None]
         if found:
-            d = _decide_sites(p, index, found)
+            d = _decide_sites(p, index, found, words)
             if d.label == Label.MISMATCHED and not any(_specific_hint(h, f, p) for h in hints for f, _ in found):
                 # `seed` may name the seed itself where the claim counts seeds: confirm, never flag.
                 return ParamDecision(p, None, 0.0, False, [], f"{d.note}; a generic hint cannot show a different value")
             note = f"{d.note} (located by the unit's hints)"
             return ParamDecision(p, d.label, min(d.confidence, 0.75), False, d.evidence, note)
-    return _decide_sites(p, index, sites)
+    return _decide_sites(p, index, sites, words)
 
 
 def _specific_hint(hint: str, fact: ValueFact, p: Param) -> bool:
@@ -252,26 +227,42 @@ def param_hints(unit: Unit, p: Param) -> list[str]:
 
 def decide_params(unit: Unit, index: RepoIndex, tol: float) -> list[ParamDecision]:
     """One decision per parameter of the unit, hints standing in for names the code does not use."""
-    return [decide_param(p, index, tol, param_hints(unit, p)) for p in unit.params]
+    return [decide_param(p, index, tol, param_hints(unit, p), unit_words(unit, p)) for p in unit.params]
 
 
-def _decide_sites(p: Param, index: RepoIndex, sites: list[tuple[ValueFact, Outcome]]) -> ParamDecision:
+def _decide_sites(
+    p: Param, index: RepoIndex, sites: list[tuple[ValueFact, Outcome]], words: frozenset[str] = frozenset()
+) -> ParamDecision:
     literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
     checks = [SiteCheck(f, tier(f, index, literal_lines), o) for f, o in sites]
     if not checks:
         return ParamDecision(p, None, 0.0, False, [], f"`{p.name}` is set nowhere with a comparable value")
+    ignored = [c for c in checks if ignored_default(c.fact, index)]
+    if not ignored:
+        return _decide_checks(p, checks, words)
+    if len(ignored) == len(checks):
+        # Declared but never read: the stated value (or any other) is not what the code does.
+        # Not certain: the body may compute the same thing another way.
+        note = _say(p, ignored, "declares") + "; the function never reads it, so the declared value takes no effect"
+        return ParamDecision(p, Label.MISMATCHED, 0.6, False, [c.fact for c in ignored], note)
+    d = _decide_checks(p, [c for c in checks if c not in ignored], words)
+    d.note += f"; defaults the function never reads are left out ({_sites(ignored)})"
+    return d
+
+
+def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:
+    """The precedence policy of the module docstring over sites that take effect."""
     matches = [c for c in checks if c.outcome == "match"]
     conflicts = sorted((c for c in checks if c.outcome == "conflict"), key=lambda c: -c.tier)
     if not conflicts:
         return ParamDecision(p, Label.ALIGNED, 0.95, True, [c.fact for c in matches], _say(p, matches, "sets"))
     if not matches:
         return ParamDecision(p, Label.MISMATCHED, 0.95, True, [c.fact for c in conflicts], _say(p, conflicts, "sets"))
-    conflicts = [c for c in conflicts if not _other_callee(c, matches)]
+    conflicts = [c for c in conflicts if not other_callee(c, matches)]
     if not conflicts:
         note = _say(p, matches, "sets") + "; literals passed to other callees are other settings"
         return ParamDecision(p, Label.ALIGNED, 0.7, False, [c.fact for c in matches], note)
-    checks = matches + conflicts
-    top = max(c.tier for c in checks)
+    top = max(c.tier for c in matches + conflicts)
     top_match = [c for c in matches if c.tier == top]
     top_conflict = [c for c in conflicts if c.tier == top]
     if not top_conflict:
@@ -280,7 +271,25 @@ def _decide_sites(p: Param, index: RepoIndex, sites: list[tuple[ValueFact, Outco
     if not top_match:
         note = _say(p, top_conflict, "overrides with") + f"; the stated value appears only where overridden ({_sites(matches)})"
         return ParamDecision(p, Label.MISMATCHED, 0.9, True, [c.fact for c in top_conflict], note)
-    clash = [c for c in top_conflict if any(_same_setting(c.fact, m.fact) for m in top_match)]
+    return _decide_mixed(p, top_match, top_conflict, words)
+
+
+def _decide_mixed(
+    p: Param, top_match: list[SiteCheck], top_conflict: list[SiteCheck], words: frozenset[str]
+) -> ParamDecision:
+    """Sites of the top tier disagree: the unit's context, then sameness of setting, decides."""
+    named = about_unit(top_match + top_conflict, words)
+    if named:
+        where = " where the context names the unit's setting"
+        if all(c.outcome == "match" for c in named):
+            note = _say(p, named, "sets") + f"{where}; other settings differ ({_sites(top_conflict)})"
+            return ParamDecision(p, Label.ALIGNED, 0.8, False, [c.fact for c in named], note)
+        if all(c.outcome == "conflict" for c in named):
+            note = _say(p, named, "sets") + f"{where}; the stated value is another setting's ({_sites(top_match)})"
+            return ParamDecision(p, Label.MISMATCHED, 0.8, False, [c.fact for c in named], note)
+        top_match = [c for c in named if c.outcome == "match"]
+        top_conflict = [c for c in named if c.outcome == "conflict"]
+    clash = [c for c in top_conflict if any(same_setting(c.fact, m.fact) for m in top_match)]
     if clash:
         note = f"sites disagree about `{p.name}`: {_sites(clash)} vs stated value at {_sites(top_match)}"
         return ParamDecision(p, Label.MISMATCHED, 0.6, False, [c.fact for c in clash + top_match], note)

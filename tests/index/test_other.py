@@ -47,3 +47,58 @@ def test_text_files_are_kept(mlrepo_index):
     kinds = {f.path: f.kind for f in mlrepo_index.files}
     assert kinds["README.md"] == "text" and kinds["data/keep.csv"] == "text"
     assert "CIFAR-10" in mlrepo_index.file_text("README.md")
+
+
+LAUNCHER = """\
+#!/usr/bin/env bash
+set -euo pipefail
+SEEDS=3
+export LR="3e-4"
+readonly OPTIMIZER='adamw'
+declare -i WARMUP=500 STEPS=10000
+BATCH=${BATCH:-128}
+TASKS=(mnli sst2)
+OUT=$HOME/runs
+NAME="run-$SEEDS"
+SEEDS+=1
+EMPTY=""
+sweep() {
+  local DROPOUT=0.1
+  echo "$DROPOUT"
+}
+for seed in $(seq 0 $((SEEDS - 1))); do
+  CUDA_VISIBLE_DEVICES=0 python train.py --seed "$seed" --lr "$LR"
+done
+"""
+
+
+def _shell_facts(tmp_path, text: str):
+    from sa_align.index import build_index
+
+    (tmp_path / "run.sh").write_text(text)
+    index = build_index(tmp_path)
+    return index, {v.key_path: v for v in index.values if v.source == "shell"}
+
+
+def test_shell_variable_assignments_with_literal_values_are_shell_values(tmp_path):
+    _, facts = _shell_facts(tmp_path, LAUNCHER)
+    assert {k: v.value for k, v in facts.items()} == {
+        "SEEDS": 3, "LR": 3e-4, "OPTIMIZER": "adamw", "WARMUP": 500, "STEPS": 10000, "BATCH": 128,
+        "TASKS": ["mnli", "sst2"], "sweep.DROPOUT": 0.1, "CUDA_VISIBLE_DEVICES": 0,
+    }
+    assert (facts["SEEDS"].line, facts["SEEDS"].name, facts["SEEDS"].raw) == (3, "SEEDS", "3")
+    assert facts["LR"].raw == '"3e-4"' and facts["BATCH"].raw == "${BATCH:-128}"
+    assert facts["sweep.DROPOUT"].name == "DROPOUT" and facts["sweep.DROPOUT"].symbol is None
+
+
+def test_computed_and_appended_shell_values_are_not_values(tmp_path):
+    _, facts = _shell_facts(tmp_path, LAUNCHER)
+    names = {v.name for v in facts.values()}
+    assert not names & {"OUT", "NAME", "EMPTY"}  # an expansion, an interpolation, nothing
+    assert [v.line for v in facts.values() if v.name == "SEEDS"] == [3]  # `SEEDS+=1` appends
+
+
+def test_shell_script_still_yields_its_entry_point_and_flags(tmp_path):
+    index, _ = _shell_facts(tmp_path, LAUNCHER)
+    assert [e.target for e in index.entry_points if e.kind == "shell"] == ["train.py"]
+    assert not [v for v in index.values if v.source == "cli"]  # `--lr "$LR"` passes a variable, no literal

@@ -140,3 +140,184 @@ async def test_one_element_list_states_one_value(small):
 async def test_script_flag_and_its_default_disagreeing_is_a_mismatch(small):
     verdict = judge_numeric(small(SCHEDULE_REPO).context(num("wd", "weight_decay_norm", 0.025)))
     assert verdict.label == Label.MISMATCHED and verdict.confidence < 0.9
+
+
+def claim(unit: Unit, text: str, hints: list[str]) -> Unit:
+    return unit.model_copy(update={"claim": text, "hints": hints})
+
+
+GLUE_REPO = {
+    "train.py": '''
+        import yaml
+
+
+        def main(task):
+            cfg = yaml.safe_load(open("config.yaml"))["tasks"][task]
+            return cfg["learning_rate"], cfg["epochs"]
+    ''',
+    "config.yaml": """
+        tasks:
+          mnli:
+            learning_rate: 5.0e-4
+            epochs: 30
+          sst2:
+            learning_rate: 4.0e-4
+            epochs: 60
+    """,
+}
+
+
+def test_the_site_whose_key_path_names_the_unit_decides(small):
+    j = small(GLUE_REPO)
+    mnli = claim(num("m", "learning_rate", 5e-4), "The learning rate for MNLI is 5e-4.", ["learning_rate", "mnli"])
+    verdict = judge_numeric(j.context(mnli))
+    assert verdict.label == Label.ALIGNED and [str(e) for e in verdict.evidence] == ["config.yaml:3"]
+    sst2 = claim(num("s", "learning_rate", 5e-4), "The learning rate for SST-2 is 5e-4.", ["learning_rate"])
+    verdict = judge_numeric(j.context(sst2))
+    assert verdict.label == Label.MISMATCHED and [str(e) for e in verdict.evidence] == ["config.yaml:6"]
+    assert not verdict.certain
+
+
+def test_other_settings_of_the_same_name_stay_aligned_without_context(small):
+    unit = claim(num("m", "learning_rate", 5e-4), "The learning rate is 5e-4.", ["learning_rate"])
+    verdict = judge_numeric(small(GLUE_REPO).context(unit))
+    assert verdict.label == Label.ALIGNED and verdict.confidence < 0.7
+
+
+def test_config_file_names_are_context(small):
+    files = {
+        "train.py": "import sys, yaml\nprint(yaml.safe_load(open(sys.argv[1]))['batch_size'])\n",
+        "configs/cifar10.yaml": "batch_size: 128\n",
+        "configs/imagenet.yaml": "batch_size: 256\n",
+    }
+    unit = claim(num("b", "batch_size", 128), "The batch size on CIFAR-10 is 128.", ["batch_size"])
+    verdict = judge_numeric(small(files).context(unit))
+    assert verdict.label == Label.ALIGNED and [str(e) for e in verdict.evidence] == ["configs/cifar10.yaml:1"]
+
+
+def test_enclosing_function_names_are_context(small):
+    files = {"train.py": '''
+        import torch
+
+
+        def pretrain(model):
+            return torch.optim.Adam(model.parameters(), lr=1e-3)
+
+
+        def finetune(model):
+            return torch.optim.Adam(model.parameters(), lr=1e-4)
+    '''}
+    j = small(files)
+    said = "The learning rate for fine-tuning is 1e-3."
+    verdict = judge_numeric(j.context(claim(num("f", "learning_rate", 1e-3), said, ["learning_rate"])))
+    assert verdict.label == Label.MISMATCHED and [str(e) for e in verdict.evidence] == ["train.py:9"]
+    said = "The learning rate for pre-training is 1e-3."
+    verdict = judge_numeric(j.context(claim(num("p", "learning_rate", 1e-3), said, ["learning_rate"])))
+    assert verdict.label == Label.ALIGNED and [str(e) for e in verdict.evidence] == ["train.py:5"]
+
+
+SEEDS_REPO = {
+    "train.py": '''
+        import argparse
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--seed", type=int, default=0)
+            return p.parse_args().seed
+    ''',
+    "scripts/run.sh": '''
+        #!/usr/bin/env bash
+        SEEDS=3
+        for seed in $(seq 0 $((SEEDS - 1))); do
+          python train.py --seed "$seed"
+        done
+    ''',
+}
+
+
+async def test_a_launcher_variable_sets_its_parameter(small):
+    j = small(SEEDS_REPO)
+    verdict = judge_numeric(j.context(num("s", "seeds", 3)))
+    assert verdict.label == Label.ALIGNED and verdict.certain
+    assert [str(e) for e in verdict.evidence] == ["scripts/run.sh:2"]
+    changed = small({**SEEDS_REPO, "scripts/run.sh": SEEDS_REPO["scripts/run.sh"].replace("SEEDS=3", "SEEDS=5")})
+    result = await changed.judge(num("s", "seeds", 3))
+    assert result.label == Label.MISMATCHED and "scripts/run.sh:2" in [str(e) for e in result.evidence]
+
+
+def test_shell_variable_tiers(small):
+    from sa_align.judges.numeric_sites import tier
+
+    files = {
+        **SEEDS_REPO,
+        "scripts/run.sh": "SEEDS=3\nUNUSED=7\nexport LR=0.1\nfor s in $(seq $SEEDS); do python train.py; done\n",
+        "scripts/fetch.sh": "PARTS=4\nfor i in $(seq $PARTS); do curl -O \"https://example.org/part$i\"; done\n",
+    }
+    j = small(files)
+    tiers = {f.name: tier(f, j.index) for f in j.index.values if f.source == "shell"}
+    # A launcher's variables are launch settings (like the flags it passes); one the script never
+    # reads is dead; a script that starts no run only sets what it does itself.
+    assert tiers == {"SEEDS": 3, "UNUSED": 0, "LR": 3, "PARTS": 2}
+
+
+def test_a_launcher_variable_outranks_a_function_default(small):
+    files = {**SEEDS_REPO, "train.py": "def main(seeds=5):\n    return list(range(seeds))\n"}
+    verdict = judge_numeric(small(files).context(num("s", "seeds", 3)))
+    assert verdict.label == Label.ALIGNED and not verdict.certain
+    verdict = judge_numeric(small(files).context(num("s", "seeds", 5)))
+    assert verdict.label == Label.MISMATCHED
+
+
+SCHEDULES = {
+    "schedule.py": '''
+        import torch
+
+
+        def linear_beta_schedule(num_timesteps, beta_start=1e-4, beta_end=0.02):
+            """Variances growing linearly from beta_start to beta_end."""
+            steps = torch.arange(num_timesteps + 1, dtype=torch.float64) / num_timesteps
+            alpha_bar = torch.cos((steps + 0.008) / 1.008 * torch.pi / 2) ** 2
+            return torch.clamp(1.0 - alpha_bar[1:] / alpha_bar[:-1], max=0.999)
+    ''',
+}
+BETAS = Unit(id="b", kind="numerical", claim="Variances grow linearly from 1e-4 to 0.02.",
+             params=[Param(name="beta_start", value=1e-4), Param(name="beta_end", value=0.02)])
+
+
+def test_a_default_the_body_never_reads_is_not_aligned(small):
+    verdict = judge_numeric(small(SCHEDULES).context(BETAS))
+    assert verdict.label == Label.MISMATCHED and not verdict.certain and verdict.confidence <= 0.6
+    assert "never reads" in verdict.reason
+
+
+def test_a_default_the_body_reads_stays_aligned(small):
+    linear = "return torch.linspace(beta_start, beta_end, num_timesteps)\n            "
+    read = {"schedule.py": SCHEDULES["schedule.py"].replace("steps = torch.arange", linear + "steps = torch.arange")}
+    verdict = judge_numeric(small(read).context(BETAS))
+    assert verdict.label == Label.ALIGNED and verdict.certain
+
+
+def test_an_unread_default_gives_way_to_a_site_that_takes_effect(small):
+    files = {
+        **SCHEDULES,
+        "config.yaml": "beta_start: 0.0001\nbeta_end: 0.02\n",
+        "train.py": """
+            import yaml
+            cfg = yaml.safe_load(open("config.yaml"))
+            print(cfg["beta_start"], cfg["beta_end"])
+        """,
+    }
+    verdict = judge_numeric(small(files).context(BETAS))
+    assert verdict.label == Label.ALIGNED
+    assert {str(e) for e in verdict.evidence} == {"config.yaml:1", "config.yaml:2"}
+
+
+@pytest.mark.parametrize("body", [
+    "raise NotImplementedError",                   # a placeholder: the stub judge's to label
+    "return eval('beta_start + beta_end', {}, locals())",  # reads its locals reflectively
+])
+def test_placeholder_and_reflective_bodies_keep_their_defaults(small, body):
+    files = {"schedule.py": f"def linear_beta_schedule(n, beta_start=1e-4, beta_end=0.02):\n    {body}\n"}
+    verdict = judge_numeric(small(files).context(BETAS))
+    assert verdict.label == Label.ALIGNED
