@@ -98,11 +98,46 @@ def _symbol_code(index: RepoIndex, sym: Symbol) -> tuple[set[str], set[str]]:
 
 
 def hint_in_repo(index: RepoIndex, hint: Hint) -> bool:
-    """True when some code or config line spells the hint."""
+    """True when some code or config line spells the hint as something that exists: an instance
+    attribute the code reads (`self.actor`) but nothing ever sets is a name that went missing."""
     vocab = code_vocab(index)
     if hint.key is not None:
-        return hint.key in vocab.keys
+        return hint.key in vocab.keys and hint.key not in unset_attributes(index)
     return hint.tokens <= vocab.tokens
+
+
+_SELF_READ = re.compile(r"\bself\.([A-Za-z_]\w*)\b(?!\s*(?:[-+*/%&|^]|//|\*\*|>>|<<)?=(?!=))")
+_ATTR_SET = re.compile(r"\.([A-Za-z_]\w*)\s*(?::[^=]+)?(?:[-+*/%&|^]|//|\*\*|>>|<<)?=(?!=)")
+_SETATTR = re.compile(r"setattr\(\s*\w+\s*,\s*[\"'](\w+)[\"']")
+_DYNAMIC = re.compile(r"\b(setattr|__dict__|__slots__)\b")
+
+
+def unset_attributes(index: RepoIndex) -> frozenset[str]:
+    """Keys of attributes code reads as `self.x` that nothing assigns (`.x = ...`), nothing defines
+    (a method, class or name of that spelling), no framework base class provides
+    (`units/inherited_attributes.yaml`) and no dynamic assignment could set; empty when the
+    repository sets attributes dynamically at all."""
+    from sa_align.resources import load_yaml
+
+    inherited = set(load_yaml("inherited_attributes.yaml")["attributes"])
+
+    def build(ix: RepoIndex) -> frozenset[str]:
+        read: set[str] = set()
+        assigned: set[str] = set()
+        for info in ix.files:
+            if info.kind not in ("python", "notebook"):
+                continue
+            for raw in ix.file_text(info.path).splitlines():
+                line = strip_comment(raw[:2000], "python")
+                if _DYNAMIC.search(line) and not _SETATTR.search(line):
+                    return frozenset()
+                read.update(_SELF_READ.findall(line))
+                assigned.update(_ATTR_SET.findall(line))
+                assigned.update(_SETATTR.findall(line))
+        defined = {s.name for s in ix.symbols} | {p for s in ix.symbols for p in s.params} | inherited
+        return frozenset(name_key(a) for a in read - assigned - defined)
+
+    return per_index(index, "unset-attributes", build)
 
 
 def _own_names(sym: Symbol) -> set[str]:

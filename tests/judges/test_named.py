@@ -114,3 +114,57 @@ async def test_several_emptied_functions_that_together_carry_the_unit_are_stubbe
     verdict = judge_stub(small(GROUP).context(unit))
     assert verdict.label == Label.STUBBED, verdict.reason
     assert "all placeholders" in verdict.reason or "names it" in verdict.reason
+
+
+PAIR = {
+    "train.py": '''
+        from nets import ActorValue
+
+        if __name__ == "__main__":
+            ActorValue(3).act([0.0])
+    ''',
+    "nets.py": '''
+        class Net:
+            def __init__(self, dim):
+                self.dim = dim
+
+            def __call__(self, x):
+                return x
+
+
+        class ActorValue:
+            """Separate policy and value networks."""
+
+            def __init__(self, dim):
+                # TODO: build the two networks
+                return None
+
+            def act(self, obs):
+                return self.policy_net(obs), self.value_net(obs)
+
+            def values(self, obs):
+                return self.value_net(obs)
+    ''',
+}
+
+
+async def test_emptied_constructor_owns_the_attributes_nothing_sets(small):
+    # `self.policy_net` and `self.value_net` are read but set nowhere: they went missing with the constructor.
+    unit = method("Policy and value function are separate networks that share no parameters.",
+                  ["ActorValue", "policy_net", "value_net"])
+    verdict = judge_stub(small(PAIR).context(unit))
+    assert verdict.label == Label.STUBBED and "`ActorValue.__init__`" in verdict.reason
+
+
+async def test_attributes_framework_bases_provide_are_not_missing(small):
+    from sa_align.judges.ownership import unset_attributes
+
+    files = {"m.py": '''
+        class Model(Base):
+            def run(self):
+                return self.training, self.param_groups, self.hidden
+    '''}
+    j = small(files)
+    assert unset_attributes(j.index) == frozenset({"hidden"})
+    files["m.py"] += "\n        def build(self):\n            setattr(self, name, 1)\n"
+    assert unset_attributes(small(files).index) == frozenset()
