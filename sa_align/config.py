@@ -80,8 +80,8 @@ class EvalConfig(_Config):
     """Names of static judges to run; `None` runs all of them."""
     top_k: int = Field(default=8, ge=1)
     """Candidates kept per unit."""
-    judge_prompt_tokens: int = Field(default=3000, ge=200)
-    """Prompt-token budget per unit for an LLM judge."""
+    judge_prompt_tokens: int = Field(default=3000, ge=1500)
+    """Prompt-token budget per unit and model for an LLM judge, counted on the request as sent (instructions, rubric, reply schema, unit and code). The fixed part alone takes about 1,300-1,500 tokens, hence the minimum; candidate code gets the rest, and a unit that does not fit without code is not sent (the judge abstains with `prompt over budget`)."""
     numeric_rel_tol: float = Field(default=1e-6, ge=0)
     """Default relative tolerance for numeric comparison when a unit gives none."""
     embeddings: bool | None = None

@@ -7,6 +7,10 @@ caches every reply on disk by its semantic inputs, bounds requests in flight per
 retries rate limits and server errors itself, and keeps the run's token and dollar totals
 against the configured budgets.
 
+Request shaping (output mode, schema instruction, litellm arguments) lives in
+`llm_request.py`; `LLMClient.prepare_messages` and `LLMClient.prompt_tokens` expose the
+first request exactly as it is sent, so callers can hold it to a token budget.
+
 Model strings `mock/<name>` never leave the process: they answer with
 `ModelSpec.extra["mock_response"]` (a string or JSON value) or else with a minimal reply
 that satisfies the response schema, so whole pipelines run offline.
@@ -29,23 +33,16 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from sa_align.config import EvalConfig, ModelSpec
-from sa_align.errors import BudgetExceeded, LLMConfigError, LLMGiveUp
+from sa_align.errors import BudgetExceeded, LLMGiveUp
 from sa_align.llm_cache import ResponseCache, cache_key
 from sa_align.llm_errors import RETRYABLE, exhausted_error, fatal_error, retry_after, status_of
-from sa_align.llm_json import (
-    describe_error,
-    extract_json,
-    mock_instance,
-    reask_message,
-    schema_instruction,
-    schema_of,
-    with_instruction,
-)
+from sa_align.llm_json import describe_error, extract_json, mock_instance, reask_message, schema_of
+from sa_align.llm_request import MOCK_PREFIX, Prepared, prepare, request_kwargs, route_model
+from sa_align.llm_request import temperature as pick_temperature
 from sa_align.models import Cost
 
 T = TypeVar("T", bound=BaseModel)
 
-MOCK_PREFIX = "mock/"
 FREE_PROVIDERS = frozenset({"ollama", "ollama_chat", "lm_studio", "llamafile"})
 """Providers that only run on the user's machine: priced at 0 dollars when litellm has no price."""
 MAX_WAIT_S = 60.0
@@ -144,8 +141,9 @@ class LLMClient:
         `LLMConfigError` for credentials/model/request problems, `LLMError` when retries run out.
         """
         schema = schema_of(response_model)
-        temp = self._temperature(spec, sample, temperature)
-        response_format, convo = self._prepare(spec, messages, schema)
+        temp = pick_temperature(spec, sample, temperature)
+        first = self.prepare_request(spec, messages, schema)
+        response_format, convo = first.response_format, first.messages
         total, all_cached, raw = Cost(), True, ""
         attempts = self.config.max_reasks + 1
         for attempt in range(1, attempts + 1):
@@ -201,7 +199,7 @@ class LLMClient:
         text = messages_or_text if isinstance(messages_or_text, str) else None
         try:
             litellm = _litellm()
-            model = _route_model(spec.model)
+            model = route_model(spec.model)
             if text is not None:
                 return int(litellm.token_counter(model=model, text=text))
             return int(litellm.token_counter(model=model, messages=messages_or_text))
@@ -210,33 +208,26 @@ class LLMClient:
                 text = "".join(str(m.get("content") or "") for m in messages_or_text)
             return max(1, len(text) // 4) if text else 0
 
-    # -- request shaping ------------------------------------------------------
-    @staticmethod
-    def _temperature(spec: ModelSpec, sample: int, override: float | None) -> float:
-        if override is not None:
-            return override
-        if spec.temperature is not None:
-            return spec.temperature
-        return 0.0 if spec.samples == 1 and sample == 0 else 0.7
+    # -- request shaping (llm_request.py) ------------------------------------------
+    def prepare_request(self, spec: ModelSpec, messages: list[dict[str, Any]], schema: dict[str, Any]) -> Prepared:
+        """The first request `structured` sends for these messages: the conversation and `response_format`."""
+        mode = "custom" if "response_format" in spec.extra else _json_mode(spec)
+        return prepare(spec, messages, schema, mode)
 
-    def _prepare(
-        self, spec: ModelSpec, messages: list[dict[str, Any]], schema: dict[str, Any]
-    ) -> tuple[Any, list[dict[str, Any]]]:
-        """Pick native JSON-schema output, JSON mode or schema-in-prompt, and shape the messages."""
-        convo = [dict(m) for m in messages]
-        if "response_format" in spec.extra:
-            mode, response_format = "custom", spec.extra["response_format"]
-        else:
-            mode = _json_mode(spec)
-            response_format = None
-            if mode == "schema":
-                name = str(schema.get("title") or "reply")[:64]
-                response_format = {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": False}}
-            elif mode == "json":
-                response_format = {"type": "json_object"}
-        if mode != "schema":
-            convo = with_instruction(convo, schema_instruction(schema))
-        return response_format, convo
+    def prepare_messages(
+        self, spec: ModelSpec, messages: list[dict[str, Any]], response_model: type[BaseModel]
+    ) -> list[dict[str, Any]]:
+        """The conversation exactly as `structured` first sends it (schema instruction included)."""
+        return self.prepare_request(spec, messages, schema_of(response_model)).messages
+
+    def prompt_tokens(self, spec: ModelSpec, messages: list[dict[str, Any]], response_model: type[BaseModel]) -> int:
+        """Prompt tokens of the first request for these messages: the prepared conversation,
+        plus the schema when it travels natively in `response_format` (providers count it too)."""
+        first = self.prepare_request(spec, messages, schema_of(response_model))
+        tokens = self.count_tokens(first.messages, spec)
+        if isinstance(first.response_format, dict) and first.response_format.get("type") == "json_schema":
+            tokens += self.count_tokens(json.dumps(first.response_format["json_schema"]), spec)
+        return tokens
 
     # -- one provider call (cache, budget, concurrency, retries) ----------------
     async def _call(
@@ -264,7 +255,7 @@ class LLMClient:
             if (hit := self._cache.get(key)) is not None:
                 self._account(Cost(cache_hits=1))
                 return _Reply(raw=str(hit.get("raw") or ""), cost=Cost(usd=0.0, cache_hits=1), cached=True)
-        kwargs = self._kwargs(spec, messages, response_format, temperature, sample)
+        kwargs = request_kwargs(spec, messages, response_format, temperature, sample, self.config.timeout_s)
         if mock:
             scripted = spec.extra.get("mock_response", mock_instance(schema))
             kwargs["mock_response"] = scripted if isinstance(scripted, str) else json.dumps(scripted)
@@ -276,35 +267,6 @@ class LLMClient:
         if key is not None and self._cache is not None:
             self._cache.put(key, {"model": spec.model, "raw": raw, "created": time.time(), **cost.model_dump()})
         return _Reply(raw=raw, cost=cost, cached=False)
-
-    def _kwargs(
-        self, spec: ModelSpec, messages: list[dict[str, Any]], response_format: Any, temperature: float, sample: int
-    ) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {
-            "model": _route_model(spec.model),
-            "messages": messages,
-            "temperature": temperature,
-            "seed": sample,
-            "timeout": self.config.timeout_s,
-            "num_retries": 0,
-            "max_retries": 0,  # the OpenAI SDK's own retries; ours are in _with_retries
-            "drop_params": True,
-        }
-        if response_format is not None:
-            kwargs["response_format"] = response_format
-        if spec.api_base:
-            kwargs["api_base"] = spec.api_base
-        if spec.api_key_env:
-            key = os.environ.get(spec.api_key_env)
-            if not key:
-                raise LLMConfigError(
-                    f"{spec.model}: environment variable {spec.api_key_env} (ModelSpec.api_key_env) is not set; "
-                    "export it with the API key"
-                )
-            kwargs["api_key"] = key
-        extra = {k: v for k, v in spec.extra.items() if k not in ("max_concurrency", "mock_response", "response_format")}
-        kwargs.update(extra)
-        return kwargs
 
     async def _with_retries(self, spec: ModelSpec, request: Callable[[], Awaitable[Any]]) -> Any:
         """Run one request under the model's semaphore; retry what a retry can fix."""
@@ -357,15 +319,10 @@ class LLMClient:
 
 
 # -- helpers that touch litellm ---------------------------------------------------
-def _route_model(model: str) -> str:
-    """The model string litellm sees: `mock/x` is served by litellm's mock path as `openai/x`."""
-    return "openai/" + model[len(MOCK_PREFIX) :] if model.startswith(MOCK_PREFIX) else model
-
-
 def _json_mode(spec: ModelSpec) -> str:
     """`schema` (native JSON schema), `json` (JSON mode) or `prompt` (schema only in the prompt)."""
     litellm = _litellm()
-    model = _route_model(spec.model)
+    model = route_model(spec.model)
     try:
         if litellm.supports_response_schema(model=model):
             return "schema"
@@ -382,7 +339,7 @@ def _json_mode(spec: ModelSpec) -> str:
 def _key_envs(spec: ModelSpec) -> list[str]:
     """Environment variables litellm reads the provider's key from (for error messages)."""
     try:
-        missing = _litellm().validate_environment(model=_route_model(spec.model)).get("missing_keys") or []
+        missing = _litellm().validate_environment(model=route_model(spec.model)).get("missing_keys") or []
     except Exception:
         return []
     return [k for k in missing if k.endswith("_KEY")]

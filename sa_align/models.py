@@ -273,6 +273,8 @@ class Candidate(_Model):
     """Which signals found it (`bm25`, `param:learning_rate=0.0003`, `embedding`, `callee-of:train`)."""
     snippet: str = ""
     """The candidate's source lines, possibly trimmed to fit a prompt."""
+    focus_line: int | None = Field(default=None, ge=1)
+    """The line inside `span` that retrieval matched best (a parameter's assignment, else the line sharing the rarest query terms); a prompt shortened to fit its budget keeps the lines around it. `None` when no line stands out."""
 
 
 class Cost(_Model):

@@ -97,6 +97,7 @@ async def evaluate_async(
         paper = load(paper)
     with run.stage("extract"):
         units = await units_for(paper, units, config, client, run)
+        run.flags.extend(unit_flags(units))
     with run.stage("index"):
         index = index_repo(repo, config)
         run.flags.extend(index_flags(index))
@@ -157,6 +158,13 @@ def index_flags(index) -> list[Flag]:
     from sa_align.judges import scan_injections
 
     return scan_injections(index)
+
+
+def unit_flags(units: Sequence[Unit]) -> list[Flag]:
+    """Paper text in a unit that addresses a judge is flagged too: the paper is untrusted input."""
+    from sa_align.judges import scan_unit_injections
+
+    return scan_unit_injections(units)
 
 
 def retrieve_all(units: Iterable[Unit], index, config: EvalConfig, run: _Run) -> dict[str, list[Candidate]]:

@@ -356,6 +356,30 @@ def test_count_tokens(tmp_path: Path) -> None:
     assert client.count_tokens(MESSAGES, spec) > client.count_tokens("Is lr=0.1 set?", spec)
 
 
+@pytest.mark.parametrize("model, native", [("test-model", False), ("gpt-4o-mini", True)])
+async def test_prepared_messages_are_what_the_server_receives(
+    llm_server: ChatServer, tmp_path: Path, model: str, native: bool
+) -> None:
+    llm_server.enqueue(json_reply(GOOD))
+    client, spec = make_client(tmp_path), llm_server.spec(model)
+    prepared = client.prepare_messages(spec, MESSAGES, Ruling)
+    await client.structured(MESSAGES, Ruling, spec)
+    (sent,) = llm_server.requests
+    assert sent["messages"] == prepared
+    assert ("JSON schema" in system_text(sent)) is not native
+    tokens = client.count_tokens(sent["messages"], spec)
+    if native:  # the schema travels in response_format, and the provider counts it as prompt
+        tokens += client.count_tokens(json.dumps(sent["response_format"]["json_schema"]), spec)
+    assert client.prompt_tokens(spec, MESSAGES, Ruling) == tokens > client.count_tokens(MESSAGES, spec)
+
+
+def test_only_llm_py_imports_litellm() -> None:
+    root = Path(__file__).resolve().parent.parent / "sa_align"
+    importers = {str(f.relative_to(root)) for f in root.rglob("*.py")
+                 if any(line.strip().startswith(("import litellm", "from litellm")) for line in f.read_text().splitlines())}
+    assert importers == {"llm.py"}
+
+
 def test_importing_sa_align_does_not_import_litellm() -> None:
     code = "import sys, sa_align, sa_align.llm; assert 'litellm' not in sys.modules, 'litellm imported'"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

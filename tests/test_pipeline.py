@@ -5,8 +5,9 @@ import asyncio
 import pytest
 
 import sa_align
-from sa_align.models import Label, Unit
+from sa_align.models import Label, Paper, Unit
 from tests.conftest import EXAMPLES
+from tests.support.llm_server import llm_server  # noqa: F401
 
 EX = EXAMPLES / "focal_loss"
 
@@ -66,3 +67,80 @@ def test_evaluate_async_and_progress_callback():
 def test_bad_repo_is_an_input_error(tmp_path):
     with pytest.raises(sa_align.InputError):
         sa_align.evaluate(EX / "paper.md", tmp_path / "nope", units=EX / "units.yaml")
+
+
+# -- LLM judges end to end, on the scripted local server -------------------------------------
+
+LLM_UNITS = [
+    Unit(id="ls", kind="method", claim="The loss smooths the one-hot targets with label smoothing.",
+         hints=["smoothed_cross_entropy"]),
+    Unit(id="res", kind="method", claim="Each residual block adds the identity to the output of its two convolutions.",
+         hints=["ResidualBlock"]),
+]
+
+
+def _trainer(tmp_path):
+    from tests.judges.conftest import make_repo
+
+    return make_repo(tmp_path, "trainer")
+
+
+def _two_judges(server, tmp_path) -> sa_align.EvalConfig:
+    return sa_align.EvalConfig(judges=[server.spec("model-a"), server.spec("model-b")], embeddings=False,
+                               max_retries=0, cache_dir=tmp_path / "cache")
+
+
+def _vote(req: dict) -> dict:
+    """model-a calls everything aligned; model-b disagrees on the residual unit."""
+    from tests.judges.test_llm_judge import reply, user_text
+
+    disagree = req["model"] == "model-b" and user_text(req).startswith('## Claim "res"')
+    return reply(req, "mismatched" if disagree else "aligned", score=0.5 if disagree else 1.0)
+
+
+def test_evaluate_with_two_llm_judges(tmp_path, llm_server):
+    from sa_align.report import render
+
+    llm_server.always(_vote)
+    report = sa_align.evaluate(Paper(title="Trainer", text="label smoothing"), _trainer(tmp_path),
+                               units=LLM_UNITS, config=_two_judges(llm_server, tmp_path))
+    ls, res = report.results
+    assert (ls.label, ls.decided_by, ls.agreement, ls.needs_review) == (Label.ALIGNED, "llm", 1.0, False)
+    assert (res.label, res.decided_by, res.agreement, res.needs_review) == (Label.MISMATCHED, "llm", 0.5, True)
+    assert {v.model for v in ls.verdicts if v.judge == "llm"} == {"openai/model-a#1", "openai/model-b#1"}
+    # Each scripted reply reports 11 prompt and 7 completion tokens.
+    assert len(llm_server.requests) == 4
+    assert (report.cost.calls, report.cost.prompt_tokens, report.cost.completion_tokens) == (4, 44, 28)
+    assert report.summary.decided_without_llm == 0.0 and report.summary.counts["aligned"] == 1
+    # LLM votes only (the static judges abstain here): rows {A, A} and {A, M}.
+    assert report.summary.fleiss_kappa == -0.3333
+    md = render(report, "md")
+    assert "Fleiss' kappa): -0.33" in md and "4 calls (0 cached), 72 tokens" in md
+
+
+def test_a_judge_that_raises_degrades_only_its_unit(tmp_path, llm_server, monkeypatch):
+    import sa_align.judges.llm_judge as llm_judge
+    import sa_align.judges.routing as routing
+    from sa_align.judges.base import StaticJudge
+
+    def boom(ctx):
+        raise RuntimeError("static judge exploded")
+
+    real_registry, real_llm = routing.registry, llm_judge.judge_llm
+
+    async def flaky_llm(ctx):
+        if ctx.unit.id == "res":
+            raise RuntimeError("ensemble exploded")
+        return await real_llm(ctx)
+
+    monkeypatch.setattr(routing, "registry", lambda: {**real_registry(), "attribution": lambda: StaticJudge("attribution", boom)})
+    monkeypatch.setattr(llm_judge, "judge_llm", flaky_llm)
+    llm_server.always(_vote)
+    report = sa_align.evaluate(Paper(title="Trainer", text="label smoothing"), _trainer(tmp_path),
+                               units=LLM_UNITS, config=_two_judges(llm_server, tmp_path))
+    ls, res = report.results
+    assert ls.label == Label.ALIGNED and "attribution: RuntimeError: static judge exploded" in ls.error
+    failed = next(v for v in ls.verdicts if v.judge == "attribution")
+    assert failed.abstained and failed.label == Label.UNDECIDED
+    assert res.label == Label.UNDECIDED and "llm: RuntimeError: ensemble exploded" in res.error
+    assert report.summary.n_units == 2 and report.errors == []

@@ -194,7 +194,7 @@ class SkippedFile(_Fact):
     path: str
     """Path relative to the repository root."""
     reason: str
-    """`gitignored`, `binary`, `too-large`, `symlink-outside-root`, `symlink-loop`, `vendored`, `unreadable`, ..."""
+    """`gitignored`, `binary`, `too-large`, `symlink-outside-root`, `symlink-loop`, `vendored`, `unreadable`, `control-character-in-name`, ..."""
 
 
 class FileFacts(_Fact):

@@ -3,7 +3,9 @@
 The walk never follows a symlink out of the repository root, visits every real
 directory at most once (so symlink loops end), prunes vendored directories and
 gitignored paths, and reports a pruned directory once (as `dir/`) instead of
-listing every file inside it.
+listing every file inside it. A name with a control character (a line break, an
+escape sequence) is skipped as `control-character-in-name`, so no such path
+reaches a prompt or a report; the skip record shows it escaped.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import errno
 import fnmatch
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -21,6 +24,15 @@ import pathspec
 from sa_align.config import IndexConfig
 from sa_align.index.model import FileKind, SkippedFile
 from sa_align.resources import load_yaml
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""Characters a file name may carry that would break a line or a terminal when the path is shown."""
+
+
+def escape_controls(name: str) -> str:
+    """`name` with every control character written as a `\\xNN`/`\\uNNNN` escape."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", name)
 
 
 @dataclass(frozen=True)
@@ -149,6 +161,10 @@ def _visit(
 ) -> tuple[str, Path] | None:
     """Classify one directory entry; return it when it is a directory to descend into."""
     skip = out.skipped.append
+    if _CONTROL.search(entry.name):
+        shown = rel + "/" if entry.is_dir(follow_symlinks=False) else rel
+        skip(SkippedFile(path=escape_controls(shown), reason="control-character-in-name"))
+        return None
     target = Path(entry.path)
     if entry.is_symlink():
         real = Path(os.path.realpath(entry.path))

@@ -17,7 +17,7 @@ import asyncio
 
 from sa_align.judges.aggregate import aggregate, fleiss_kappa
 from sa_align.judges.base import Judge, JudgeContext, StaticJudge, abstain
-from sa_align.judges.injection import scan_injections
+from sa_align.judges.injection import scan_injections, scan_unit_injections
 from sa_align.models import Verdict
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "fleiss_kappa",
     "judge_unit",
     "scan_injections",
+    "scan_unit_injections",
     "static_judges_for",
 ]
 

@@ -1,18 +1,21 @@
-"""Text in the repository that addresses a judge: flagged in the report, never obeyed.
+"""Text that addresses a judge, in the repository or in the paper: flagged in the report, never obeyed.
 
-Comments, docstrings and string literals (from the index) and every line of
-prose files (README, notes) are matched against `units/injection.yaml`. The
-flags only inform a person; no verdict reads them. LLM prompts show repository
-code as quoted data under a warning, and static judges never read prose.
+Comments, docstrings and string literals (from the index), every line of prose
+files (README, notes), and the paper-side text of every unit (claim, quote,
+section, parameters, entities, steps, cited reference, hints) are matched
+against `units/injection.yaml`. The flags only inform a person; no verdict
+reads them. LLM prompts show paper text and repository code as fenced data
+under a warning, and static judges never read prose.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from sa_align.index.model import RepoIndex
-from sa_align.models import CodeSpan, Flag
+from sa_align.models import CodeSpan, Flag, Unit
 from sa_align.resources import load_yaml
 
 MAX_FLAGS = 200
@@ -56,6 +59,47 @@ def scan_injections(index: RepoIndex) -> list[Flag]:
             kind="injection",
             message=f"text addressed to a judge ({pid}), ignored: \"{excerpt}\"",
             location=CodeSpan(path=path, start_line=max(1, line), end_line=max(1, line)),
+        ))
+        if len(flags) >= MAX_FLAGS:
+            break
+    return flags
+
+
+def unit_texts(unit: Unit) -> Iterator[tuple[str, str]]:
+    """(field, text) for every piece of paper-side text a unit carries into a prompt."""
+    yield "claim", unit.claim
+    yield "quote", unit.quote
+    yield "section", unit.section or ""
+    yield "cited_ref", unit.cited_ref or ""
+    for p in unit.params:
+        for text in (p.name, p.surface, p.text, p.unit, p.value, *p.values):
+            yield "params", "" if text is None else str(text)
+    for field, items in (("entities", unit.entities), ("order", unit.order), ("hints", unit.hints)):
+        for text in items:
+            yield field, text
+
+
+def unit_injection(unit: Unit) -> tuple[str, str, str] | None:
+    """(field, pattern id, text) of the first paper-side text of `unit` that addresses a judge."""
+    for field, text in unit_texts(unit):
+        if text and (pid := match_injection(text)) is not None:
+            return field, pid, text
+    return None
+
+
+def scan_unit_injections(units: Iterable[Unit]) -> list[Flag]:
+    """One `injection` flag per unit whose paper-side text addresses a judge."""
+    flags: list[Flag] = []
+    for unit in units:
+        found = unit_injection(unit)
+        if found is None:
+            continue
+        field, pid, text = found
+        excerpt = " ".join(text.split())[:160]
+        flags.append(Flag(
+            kind="injection",
+            message=f"paper text ({field}) addressed to a judge ({pid}), ignored: \"{excerpt}\"",
+            unit_id=unit.id,
         ))
         if len(flags) >= MAX_FLAGS:
             break

@@ -25,6 +25,13 @@ def llm_policy(kind: UnitKind) -> str:
     return str(_kinds().get(kind.value, {}).get("llm", "unless-certain"))
 
 
+@lru_cache(maxsize=1)
+def label_levels() -> dict[str, tuple[float, ...]]:
+    """Label -> the SA-Bench levels it may be graded with (`levels` in `units/kinds.yaml`)."""
+    levels = load_yaml("kinds.yaml")["levels"]
+    return {str(label): tuple(float(x) for x in values) for label, values in levels.items()}
+
+
 def rubric(kind: UnitKind) -> str:
     """The judging rubric for `kind`."""
     return str(_kinds().get(kind.value, {}).get("rubric", ""))

@@ -240,9 +240,10 @@ class Retriever:
             first, _, _ = self._fuse(signals)
             signals["graph"] = self._graph(first)
         order, score, why = self._fuse(signals)
-        return [self._candidate(cid, score[cid], why[cid], focus.get(cid)) for cid in order[: self.config.top_k]]
+        terms = set(tokens)
+        return [self._candidate(cid, score[cid], why[cid], focus.get(cid), terms) for cid in order[: self.config.top_k]]
 
-    def _candidate(self, cid: int, score: float, why: list[str], focus: int | None) -> Candidate:
+    def _candidate(self, cid: int, score: float, why: list[str], focus: int | None, terms: set[str]) -> Candidate:
         chunk = self.chunks[cid]
         start, end = chunk.start_line, chunk.end_line
         if end - start + 1 > MAX_SNIPPET_LINES:
@@ -250,9 +251,21 @@ class Retriever:
             start = max(chunk.start_line, center - MAX_SNIPPET_LINES // 4)
             end = min(chunk.end_line, start + MAX_SNIPPET_LINES - 1)
         symbol = chunk.symbol.qualname if chunk.symbol is not None else None
-        snippet = "\n".join(self.index.lines(chunk.path, start, end))
+        lines = self.index.lines(chunk.path, start, end)
+        if focus is None or not start <= focus <= end:
+            focus = self._best_line(lines, start, terms)
         span = CodeSpan(path=chunk.path, start_line=start, end_line=max(start, end), symbol=symbol)
-        return Candidate(span=span, score=round(score, 6), why=why, snippet=snippet)
+        return Candidate(span=span, score=round(score, 6), why=why, snippet="\n".join(lines), focus_line=focus)
+
+    def _best_line(self, lines: list[str], start: int, terms: set[str]) -> int | None:
+        """The line sharing the rarest query terms (summed BM25 idf); the first such line on ties."""
+        idf = self.bm25.idf if self.bm25 is not None else {}
+        best, best_weight = None, 0.0
+        for i, line in enumerate(lines):
+            weight = sum(max(idf.get(t, 0.0), 0.0) for t in terms.intersection(tokenize(line)))
+            if weight > best_weight:
+                best, best_weight = start + i, weight
+        return best
 
 
 def build_retriever(index: RepoIndex, config: EvalConfig | None = None) -> Retriever:

@@ -50,6 +50,16 @@ def test_param_signal_matches_values_across_notations(index):
     assert first.span.path == "configs/base.yaml"
     assert "param:learning_rate=0.0003" in first.why
     assert "lr: 0.0003" in first.snippet
+    assert index.lines(first.span.path, first.focus_line, first.focus_line) == ["  lr: 0.0003"]
+
+
+def test_focus_line_is_the_line_sharing_the_rarest_query_terms(index):
+    retriever = build_retriever(index, EvalConfig(embeddings=False))
+    unit = Unit(id="ls", kind="method", claim="The loss smooths the targets with label smoothing.",
+                hints=["smoothed_cross_entropy"])
+    call = next(c for c in retriever.retrieve(unit) if c.span.symbol == "train_epoch")
+    assert call.span.start_line <= call.focus_line <= call.span.end_line
+    assert "smoothed_cross_entropy(" in index.lines(call.span.path, call.focus_line, call.focus_line)[0]
 
 
 def test_candidates_carry_snippets_and_why(index):
