@@ -133,13 +133,14 @@ class Retriever:
         if self.bm25 is None or not tokens:
             return []
         scores = self.bm25.get_scores(tokens)
-        order = sorted(range(len(scores)), key=lambda i: -scores[i])[: self.settings["per_signal"]]
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: self.settings["per_signal"]]
         qset = set(tokens)
         out = []
         for i in order:
             if scores[i] <= 0:
                 break
-            shared = sorted(qset & self.doc_terms[i], key=lambda t: -len(t))[:3]
+            # Longest first, then alphabetical: a set's own order changes with PYTHONHASHSEED.
+            shared = sorted(qset & self.doc_terms[i], key=lambda t: (-len(t), t))[:3]
             out.append((i, "bm25:" + ",".join(shared)))
         return out
 
@@ -148,7 +149,7 @@ class Retriever:
         if self.sig_bm25 is None or not tokens:
             return []
         scores = self.sig_bm25.get_scores(tokens)
-        order = sorted(range(len(scores)), key=lambda i: -scores[i])[: self.settings["signature_hits"]]
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: self.settings["signature_hits"]]
         best = scores[order[0]] if order else 0.0
         floor = best * float(self.settings["signature_floor"])
         return [(self.defs.signature_ids[i], "signature") for i in order if scores[i] > 0 and scores[i] >= floor]
@@ -172,7 +173,7 @@ class Retriever:
             if distinctive(p):
                 for f in self.params.value_matches(p, tol):
                     self._credit(f, 0.5, f"value:{f.raw}", weight, why, focus)
-        ranked = sorted(weight, key=lambda c: -weight[c])[: self.settings["per_signal"]]
+        ranked = sorted(weight, key=lambda c: (-weight[c], c))[: self.settings["per_signal"]]
         return [(c, why[c]) for c in ranked], focus
 
     def _credit(self, f: ValueFact, w: float, reason: str, weight, why, focus) -> None:
@@ -193,7 +194,7 @@ class Retriever:
 
         q = self.embedder.encode([text])[0]
         sims = self.matrix @ q
-        top = np.argsort(-sims)[: self.settings["per_signal"]]
+        top = np.argsort(-sims, kind="stable")[: self.settings["per_signal"]]
         return [(int(i), f"embedding:{sims[i]:.2f}") for i in top if sims[i] > 0.1]
 
     def _graph(self, fused: list[int]) -> list[tuple[int, str]]:
