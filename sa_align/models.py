@@ -423,6 +423,19 @@ class Summary(_Model):
     """Ids of units no judge could decide."""
 
 
+class RetrievalInfo(_Model):
+    """Which retrieval signals actually ran (the config says only what was asked: `embeddings: null` is "when installed")."""
+
+    signals: list[str] = Field(default_factory=list)
+    """Signals that ranked candidates, in fusion order: `bm25`, `param`, `embedding`, `name`, `signature`, `graph` (`graph` for non-numerical units only)."""
+    embeddings: bool = False
+    """True when the embedding signal ran: the model loaded and encoded the repository."""
+    embedding_model: str | None = None
+    """The embedding model that ran (`packaged-minilm` for the packaged all-MiniLM-L6-v2); `None` when none did."""
+    notes: list[str] = Field(default_factory=list)
+    """Why a signal did not run or was dropped: switched off, not installed, failed to load or to encode."""
+
+
 class DriftReport(_Model):
     """Everything `sa_align` found about one paper and one repository."""
 
@@ -438,6 +451,8 @@ class DriftReport(_Model):
     """The repository audited."""
     config: dict[str, Any] = Field(default_factory=dict)
     """The evaluation configuration (secrets removed)."""
+    retrieval: RetrievalInfo = Field(default_factory=RetrievalInfo)
+    """Which retrieval signals ran, which the config alone does not tell."""
     results: list[UnitResult] = Field(default_factory=list)
     """One result per unit, in unit order."""
     summary: Summary = Field(default_factory=Summary)
