@@ -417,6 +417,8 @@ class Summary(_Model):
     """Share of all units decided by static judges alone."""
     needs_review: int = 0
     """Units flagged for a person to look at."""
+    judge_errors: int = 0
+    """Units on which at least one judge failed (their `UnitResult.error` says which); the other judges still voted."""
     fleiss_kappa: float | None = None
     """Fleiss' kappa across judges that voted on the same units; `None` with fewer than two judges."""
     undecided_ids: list[str] = Field(default_factory=list)
