@@ -419,10 +419,25 @@ class Summary(_Model):
     """Share of all units decided by static judges alone."""
     needs_review: int = 0
     """Units flagged for a person to look at."""
+    judge_errors: int = 0
+    """Units on which at least one judge failed (their `UnitResult.error` says which); the other judges still voted."""
     fleiss_kappa: float | None = None
     """Fleiss' kappa across judges that voted on the same units; `None` with fewer than two judges."""
     undecided_ids: list[str] = Field(default_factory=list)
     """Ids of units no judge could decide."""
+
+
+class RetrievalInfo(_Model):
+    """Which retrieval signals actually ran (the config says only what was asked: `embeddings: null` is "when installed")."""
+
+    signals: list[str] = Field(default_factory=list)
+    """Signals that ranked candidates, in fusion order: `bm25`, `param`, `embedding`, `name`, `signature`, `graph` (`graph` for non-numerical units only)."""
+    embeddings: bool = False
+    """True when the embedding signal ran: the model loaded and encoded the repository."""
+    embedding_model: str | None = None
+    """The embedding model that ran (`packaged-minilm` for the packaged all-MiniLM-L6-v2); `None` when none did."""
+    notes: list[str] = Field(default_factory=list)
+    """Why a signal did not run or was dropped: switched off, not installed, failed to load or to encode."""
 
 
 class DriftReport(_Model):
@@ -440,6 +455,8 @@ class DriftReport(_Model):
     """The repository audited."""
     config: dict[str, Any] = Field(default_factory=dict)
     """The evaluation configuration (secrets removed)."""
+    retrieval: RetrievalInfo = Field(default_factory=RetrievalInfo)
+    """Which retrieval signals ran, which the config alone does not tell."""
     results: list[UnitResult] = Field(default_factory=list)
     """One result per unit, in unit order."""
     summary: Summary = Field(default_factory=Summary)

@@ -24,6 +24,7 @@ from sa_align.models import (
     Paper,
     PaperIdentity,
     RepoIdentity,
+    RetrievalInfo,
     Unit,
     UnitResult,
     Verdict,
@@ -44,6 +45,7 @@ class _Run:
     timing: dict[str, float] = field(default_factory=dict)
     flags: list[Flag] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    retrieval: RetrievalInfo = field(default_factory=RetrievalInfo)
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -168,10 +170,20 @@ def unit_flags(units: Sequence[Unit]) -> list[Flag]:
 
 
 def retrieve_all(units: Iterable[Unit], index, config: EvalConfig, run: _Run) -> dict[str, list[Candidate]]:
+    """Candidates per unit id. A retriever that cannot be built leaves every unit without candidates
+    (recorded), except when the config demanded what failed (`embeddings: true`): that is an error."""
+    from sa_align.errors import RetrievalError
     from sa_align.retrieve import build_retriever
 
-    retriever = build_retriever(index, config)
     units = list(units)
+    try:
+        retriever = build_retriever(index, config)
+    except RetrievalError:
+        raise
+    except Exception as exc:
+        run.errors.append(f"retrieval failed, every unit is judged without candidates: {type(exc).__name__}: {exc}")
+        run.retrieval = RetrievalInfo(notes=[run.errors[-1]])
+        return {u.id: [] for u in units}
     out: dict[str, list[Candidate]] = {}
     for i, unit in enumerate(units, 1):
         try:
@@ -180,7 +192,17 @@ def retrieve_all(units: Iterable[Unit], index, config: EvalConfig, run: _Run) ->
             out[unit.id] = []
             run.errors.append(f"retrieval failed for {unit.id}: {type(exc).__name__}: {exc}")
         run.tick("retrieve", i, len(units))
+    run.errors.extend(retriever.errors)
+    run.retrieval = retrieval_info(retriever)
     return out
+
+
+def retrieval_info(retriever) -> RetrievalInfo:
+    """What the report says about retrieval: the signals that ran and why others did not."""
+    embedder = retriever.embedder if retriever.matrix is not None else None
+    model = None if embedder is None else (embedder.model_name or "packaged-minilm")
+    return RetrievalInfo(signals=retriever.signals, embeddings=embedder is not None, embedding_model=model,
+                         notes=list(retriever.notes))
 
 
 async def judge_all(
@@ -241,6 +263,7 @@ def build_report(paper: Paper, repo, index, results: list[UnitResult], config: E
             files_indexed=len(index.files), files_skipped=len(index.skipped),
         ),
         config=config.public_dict(),
+        retrieval=run.retrieval,
         results=results,
         summary=summarize(results),
         cost=cost,

@@ -48,7 +48,7 @@ def render_html(report: DriftReport) -> str:
 <h1>Drift report: {e(report.paper.title)}</h1>
 <div class="meta">Repository <code>{e(report.repo.path)}</code>{_commit(report)} · sa_align {e(report.sa_align_version)} · {e(report.created_at)}</div>
 <div class="cards"><div class="card">mean score<b>{mean}</b></div><div class="card">units<b>{s.n_units}</b></div>{cards}
-<div class="card">decided without a model<b>{_pct(s.decided_without_llm)}</b></div><div class="card">needs review<b>{s.needs_review}</b></div></div>
+<div class="card">decided without a model<b>{_pct(s.decided_without_llm)}</b></div><div class="card">needs review<b>{s.needs_review}</b></div>{_error_card(report)}</div>
 <h2>Overview</h2>
 <div class="charts"><div class="chart" id="chart-kinds">{_kind_chart(report)}{_legend()}</div><div class="chart" id="chart-sections">{_section_chart(report)}</div></div>
 <h2>Units</h2>
@@ -60,6 +60,7 @@ def render_html(report: DriftReport) -> str:
 <th data-key="score">score</th><th data-key="agreement">agreement</th><th data-key="section">section</th><th data-key="claim">claim</th></tr></thead>
 <tbody id="units-body"></tbody></table>
 {_flags(report)}
+{_errors(report)}
 <script type="application/json" id="report-data">{data}</script>
 <script>{_asset("report.js")}</script>
 </body></html>
@@ -119,6 +120,21 @@ def _section_chart(report: DriftReport) -> str:
         parts.append(f'<text x="{left + w + 4:.1f}" y="{y + 13}" font-size="11">{mean:.2f}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _error_card(report: DriftReport) -> str:
+    n = report.summary.judge_errors
+    return f'<div class="card">judge errors<b class="error">{n}</b></div>' if n else ""
+
+
+def _errors(report: DriftReport) -> str:
+    """Run errors and each unit's judge error: what degraded the report, escaped like all untrusted text."""
+    e = html.escape
+    items = [f"<li>{e(msg)}</li>" for msg in report.errors]
+    items += [f"<li><code>{e(r.unit.id)}</code> ({e(r.label.value)}): {e(r.error)}</li>" for r in report.results if r.error]
+    if not items:
+        return ""
+    return f'<h2>Errors (degraded, not fatal)</h2><ul class="errors" id="errors">{"".join(items)}</ul>'
 
 
 def _flags(report: DriftReport) -> str:

@@ -36,10 +36,11 @@ def _summary(report: DriftReport) -> str:
     mean = "n/a (nothing decided)" if s.mean_score is None else f"{s.mean_score:.3f}"
     static = "n/a" if s.decided_without_llm is None else f"{s.decided_without_llm:.0%}"
     kappa = "" if s.fleiss_kappa is None else f"- Agreement across judges (Fleiss' kappa): {s.fleiss_kappa:.2f}\n"
+    failed = f"; judge errors: {s.judge_errors}" if s.judge_errors else ""
     return (
         "## Summary\n\n"
         f"- Mean score (SA-Bench scale, 1.0 = faithful): **{mean}** over {s.decided} decided of {s.n_units} units\n"
-        f"- Decided without a model: {static}; needs review: {s.needs_review}\n"
+        f"- Decided without a model: {static}; needs review: {s.needs_review}{failed}\n"
         f"{kappa}"
         f"- Cost: {_cost(report)}; time: {report.timing.get('total', 0):.1f} s\n\n"
         + "\n".join(rows)
@@ -83,6 +84,8 @@ def _unit(r: UnitResult) -> str:
     lines.append(f"**Verdict:** {r.label.value}{score}, confidence {r.confidence:.2f}{agree}{review}\n")
     if r.reason:
         lines.append(f"**Why:** {r.reason}\n")
+    if r.error:
+        lines.append(f"**Judge error:** {_one_line(r.error)}\n")
     lines.extend(_evidence(r))
     votes = [v for v in r.verdicts if not v.abstained]
     if votes:
@@ -119,8 +122,15 @@ def _footer(report: DriftReport) -> str:
         out.append("These were treated as data and changed no verdict.\n")
         out.extend(f"- `{f.location}`: {f.message}" for f in injections)
         out.append("")
-    if report.errors:
+    unit_errors = [r for r in report.results if r.error]
+    if report.errors or unit_errors:
         out.append("## Errors (degraded, not fatal)\n")
-        out.extend(f"- {e}" for e in report.errors)
+        out.extend(f"- {_one_line(e)}" for e in report.errors)
+        out.extend(f"- `{r.unit.id}` ({r.label.value}): {_one_line(r.error or '')}" for r in unit_errors)
         out.append("")
     return "\n".join(out)
+
+
+def _one_line(text: str) -> str:
+    """An error message on one line: a traceback's newlines would break the list."""
+    return " ".join(text.split())

@@ -32,6 +32,7 @@ def summarize(results: Sequence[UnitResult]) -> Summary:
         decided=sum(1 for r in results if r.label != Label.UNDECIDED),
         decided_without_llm=round(static / len(results), 4) if results else None,
         needs_review=sum(1 for r in results if r.needs_review),
+        judge_errors=sum(1 for r in results if r.error),
         fleiss_kappa=_kappa(results),
         undecided_ids=[r.unit.id for r in results if r.label == Label.UNDECIDED],
     )

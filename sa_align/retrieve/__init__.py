@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from sa_align.config import EvalConfig
+from sa_align.errors import RetrievalError
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.models import Candidate, CodeSpan, Unit, UnitKind
 from sa_align.resources import load_yaml
@@ -61,7 +62,6 @@ class Retriever:
     def __init__(self, index: RepoIndex, config: EvalConfig) -> None:
         from rank_bm25 import BM25Okapi
 
-        from sa_align.retrieve.embed import make_embedder
         from sa_align.retrieve.graph import undirected
 
         self.index, self.config = index, config
@@ -78,9 +78,11 @@ class Retriever:
         self._symbol_chunk = {c.symbol.id: c.id for c in reversed(self.chunks) if c.symbol is not None}
         self._call_sites = self._build_call_sites()
         self.ugraph = undirected(index)
-        cache = config.cache_dir if config.use_cache else None
-        self.embedder = make_embedder(config.embeddings, config.embedding_model, cache)
-        self.matrix = self._embed_chunks() if self.embedder is not None else None
+        self.notes: list[str] = []
+        """Why a signal did not run (switched off, not installed, failed): reported with the run."""
+        self.errors: list[str] = []
+        """Failures that dropped a signal without stopping retrieval (a subset of `notes`)."""
+        self.embedder, self.matrix = self._load_embeddings()
 
     # -- building ----------------------------------------------------------------
     def _build_call_sites(self) -> list[tuple[str, int]]:
@@ -98,19 +100,50 @@ class Retriever:
             starts[c.path].append((c.start_line, c.id))
         return {p: ([s for s, _ in sorted(v)], [i for _, i in sorted(v)]) for p, v in starts.items()}
 
-    def _embed_chunks(self) -> Any:
-        import numpy as np
+    def _load_embeddings(self) -> tuple[Any, Any]:
+        """The embedder and the chunk matrix, or `(None, None)` with a note saying why.
 
-        groups: dict[str, list[int]] = defaultdict(list)
-        for c in self.chunks:
-            groups[c.path].append(c.id)
-        order = list(groups)
-        vecs = self.embedder.encode_groups([[self._embed_text(self.chunks[i]) for i in groups[p]] for p in order])
-        matrix = np.zeros((len(self.chunks), vecs[0].shape[1] if vecs and vecs[0].size else 1), dtype=np.float32)
-        for path, block in zip(order, vecs):
-            for row, cid in zip(block, groups[path]):
-                matrix[cid] = row
-        return matrix
+        With `embeddings: true` a failure is a `RetrievalError`: the run was asked
+        for embeddings and must not quietly go without. In auto mode (`null`) the
+        signal is dropped and the failure reported; the other signals still run.
+        """
+        from sa_align.retrieve.embed import available, embed_matrix, make_embedder
+
+        setting = self.config.embeddings
+        if setting is False:
+            self.notes.append("embedding: switched off in the config (`embeddings: false`)")
+            return None, None
+        if setting is None and not available():
+            self.notes.append("embedding: not used, sentence-transformers is not installed")
+            return None, None
+        cache = self.config.cache_dir if self.config.use_cache else None
+        try:
+            embedder = make_embedder(setting, self.config.embedding_model, cache)
+            by_path: dict[str, list[int]] = defaultdict(list)
+            for c in self.chunks:
+                by_path[c.path].append(c.id)
+            ids = list(by_path.values())
+            texts = [[self._embed_text(self.chunks[i]) for i in group] for group in ids]
+            return embedder, embed_matrix(embedder, texts, ids, len(self.chunks))
+        except Exception as exc:
+            if setting:
+                raise RetrievalError(
+                    f"embeddings are required (`embeddings: true`) but failed: {_describe(exc)}; check the "
+                    "`embeddings` extra and `embedding_model`, or set `embeddings` to null to run without") from exc
+            self._error(f"embedding: signal disabled, the model could not load or encode the repository: {_describe(exc)}")
+            return None, None
+
+    def _error(self, message: str) -> None:
+        if message not in self.errors:
+            self.errors.append(message)
+            self.notes.append(message)
+
+    @property
+    def signals(self) -> list[str]:
+        """The signals available for this repository, in fusion order (`graph` runs for non-numerical units)."""
+        names = ["bm25"] if self.bm25 is not None else []
+        names += ["param", *(["embedding"] if self.matrix is not None else []), "name"]
+        return names + (["signature"] if self.sig_bm25 is not None else []) + ["graph"]
 
     @staticmethod
     def _embed_text(chunk: Chunk) -> str:
@@ -133,13 +166,14 @@ class Retriever:
         if self.bm25 is None or not tokens:
             return []
         scores = self.bm25.get_scores(tokens)
-        order = sorted(range(len(scores)), key=lambda i: -scores[i])[: self.settings["per_signal"]]
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: self.settings["per_signal"]]
         qset = set(tokens)
         out = []
         for i in order:
             if scores[i] <= 0:
                 break
-            shared = sorted(qset & self.doc_terms[i], key=lambda t: -len(t))[:3]
+            # Longest first, then alphabetical: a set's own order changes with PYTHONHASHSEED.
+            shared = sorted(qset & self.doc_terms[i], key=lambda t: (-len(t), t))[:3]
             out.append((i, "bm25:" + ",".join(shared)))
         return out
 
@@ -148,7 +182,7 @@ class Retriever:
         if self.sig_bm25 is None or not tokens:
             return []
         scores = self.sig_bm25.get_scores(tokens)
-        order = sorted(range(len(scores)), key=lambda i: -scores[i])[: self.settings["signature_hits"]]
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: self.settings["signature_hits"]]
         best = scores[order[0]] if order else 0.0
         floor = best * float(self.settings["signature_floor"])
         return [(self.defs.signature_ids[i], "signature") for i in order if scores[i] > 0 and scores[i] >= floor]
@@ -172,7 +206,7 @@ class Retriever:
             if distinctive(p):
                 for f in self.params.value_matches(p, tol):
                     self._credit(f, 0.5, f"value:{f.raw}", weight, why, focus)
-        ranked = sorted(weight, key=lambda c: -weight[c])[: self.settings["per_signal"]]
+        ranked = sorted(weight, key=lambda c: (-weight[c], c))[: self.settings["per_signal"]]
         return [(c, why[c]) for c in ranked], focus
 
     def _credit(self, f: ValueFact, w: float, reason: str, weight, why, focus) -> None:
@@ -186,14 +220,22 @@ class Retriever:
             focus[chunk.id] = f.line
         weight[chunk.id] += w
 
-    def _embedding(self, text: str) -> list[tuple[int, str]]:
+    def _embedding(self, unit: Unit, text: str) -> list[tuple[int, str]]:
         if self.embedder is None or self.matrix is None or not len(self.chunks):
             return []
         import numpy as np
 
-        q = self.embedder.encode([text])[0]
+        try:
+            q = self.embedder.encode([text])[0]
+        except Exception as exc:
+            if self.config.embeddings:
+                raise RetrievalError(f"embedding the query of {unit.id} failed: {_describe(exc)}") from exc
+            # An encoder that failed once will fail again: one note, and no half-ranked units after it.
+            self._error(f"embedding: signal disabled from {unit.id} on, its query could not be encoded: {_describe(exc)}")
+            self.embedder = self.matrix = None
+            return []
         sims = self.matrix @ q
-        top = np.argsort(-sims)[: self.settings["per_signal"]]
+        top = np.argsort(-sims, kind="stable")[: self.settings["per_signal"]]
         return [(int(i), f"embedding:{sims[i]:.2f}") for i in top if sims[i] > 0.1]
 
     def _graph(self, fused: list[int]) -> list[tuple[int, str]]:
@@ -231,7 +273,7 @@ class Retriever:
         text = query_text(unit)
         param_ranked, focus = self._param_hits(unit)
         tokens = tokenize(text)
-        signals = {"bm25": self._bm25(tokens), "param": param_ranked, "embedding": self._embedding(text),
+        signals = {"bm25": self._bm25(tokens), "param": param_ranked, "embedding": self._embedding(unit, text),
                    "name": self._names(unit)}
         if unit.kind != UnitKind.NUMERICAL:
             signals["signature"] = self._signature(tokens)
@@ -266,6 +308,10 @@ class Retriever:
             if weight > best_weight:
                 best, best_weight = start + i, weight
         return best
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
 
 def build_retriever(index: RepoIndex, config: EvalConfig | None = None) -> Retriever:

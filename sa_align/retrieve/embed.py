@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import sys
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -41,21 +43,68 @@ def default_model_path() -> Path:
     raise RetrievalError(f"no sentence-transformers model folder found under {pkg}")
 
 
+_OFFLINE_VARS = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+
+
+@contextmanager
+def hub_offline() -> Iterator[None]:
+    """The Hugging Face hub switched off while the block runs, then the environment restored.
+
+    A user who set `HF_HUB_OFFLINE` or `TRANSFORMERS_OFFLINE` keeps their choice;
+    otherwise both are set only here, so a process that imports `sa_align` can
+    still download models of its own afterwards. `huggingface_hub` reads the
+    variable once, at import, so its constant is switched and restored too.
+    """
+    if any(os.environ.get(k) is not None for k in _OFFLINE_VARS):
+        yield
+        return
+    before = _hub_offline_constant()
+    os.environ.update(dict.fromkeys(_OFFLINE_VARS, "1"))
+    _set_hub_offline_constant(True)
+    try:
+        yield
+    finally:
+        for key in _OFFLINE_VARS:
+            os.environ.pop(key, None)
+        _set_hub_offline_constant(bool(before))
+
+
+def _hub_offline_constant() -> bool | None:
+    """`huggingface_hub.constants.HF_HUB_OFFLINE` when the hub is imported, else `None`."""
+    constants = sys.modules.get("huggingface_hub.constants")
+    return None if constants is None else getattr(constants, "HF_HUB_OFFLINE", None)
+
+
+def _set_hub_offline_constant(value: bool) -> None:
+    constants = sys.modules.get("huggingface_hub.constants")
+    if constants is not None and hasattr(constants, "HF_HUB_OFFLINE"):
+        constants.HF_HUB_OFFLINE = value
+
+
+@contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """No weight-loading progress bars or info logs in reports and CI logs; the user's settings come back after."""
+    from transformers.utils import logging as hf_logging
+
+    bars, level = hf_logging.is_progress_bar_enabled(), hf_logging.get_verbosity()
+    hf_logging.disable_progress_bar()
+    hf_logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(level)
+        if bars:
+            hf_logging.enable_progress_bar()
+
+
 @lru_cache(maxsize=2)
 def load_model(name: str | None) -> Any:
     """Load the encoder once per process, never touching the network."""
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TRANSFORMERS_OFFLINE"] = "1"
-    # Reports and CI logs are no place for weight-loading progress bars.
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    from sentence_transformers import SentenceTransformer
-    from transformers.utils import logging as hf_logging
+    with hub_offline(), _quiet_transformers():
+        from sentence_transformers import SentenceTransformer
 
-    hf_logging.disable_progress_bar()
-
-    path = str(default_model_path()) if name is None else name
-    return SentenceTransformer(path, device="cpu")
+        path = str(default_model_path()) if name is None else name
+        return SentenceTransformer(path, device="cpu")
 
 
 def available() -> bool:
@@ -132,7 +181,11 @@ class Embedder:
 
 
 def make_embedder(setting: bool | None, model_name: str | None, cache_dir: Path | None) -> Embedder | None:
-    """The embedder the config asks for: `False` none, `None` when importable, `True` or fail."""
+    """The embedder the config asks for: `False` none, `None` when importable, `True` always.
+
+    A model that cannot load raises `RetrievalError` in either mode: whether that
+    stops the run (`True`) or only drops the signal (`None`) is the caller's call.
+    """
     if setting is False:
         return None
     if setting is None and not available():
@@ -140,7 +193,15 @@ def make_embedder(setting: bool | None, model_name: str | None, cache_dir: Path 
     try:
         return Embedder(model_name, cache_dir)
     except Exception as exc:
-        if setting:
-            raise RetrievalError(f"embeddings were required but the model could not be loaded: {exc}") from exc
-        log.warning("embedding retrieval disabled: %s", exc)
-        return None
+        raise RetrievalError(f"the embedding model could not be loaded: {type(exc).__name__}: {exc}") from exc
+
+
+def embed_matrix(embedder: Embedder, groups: list[list[str]], ids: list[list[int]], n: int) -> np.ndarray:
+    """One unit-normalized row per chunk: `groups[g][i]` is the text of chunk `ids[g][i]` (one group per file)."""
+    vecs = embedder.encode_groups(groups)
+    width = vecs[0].shape[1] if vecs and vecs[0].size else 1
+    matrix = np.zeros((n, width), dtype=np.float32)
+    for block, chunk_ids in zip(vecs, ids):
+        for row, cid in zip(block, chunk_ids):
+            matrix[cid] = row
+    return matrix

@@ -41,7 +41,7 @@ def expand(
         for n in ugraph.neighbors(s):
             nodes.add(n)
             nodes.update(ugraph.neighbors(n))
-    sub = ugraph.subgraph(nodes)
+    sub = _ordered_subgraph(ugraph, nodes)
     if sub.number_of_edges() == 0:
         return []
     try:
@@ -52,21 +52,44 @@ def expand(
                  for n in sub if any(nx.has_path(sub, s, n) for s in present)}
     directed = index.graph
     out: list[tuple[str, str]] = []
-    for node, _score in sorted(ranks.items(), key=lambda kv: -kv[1]):
+    # Ties (symmetric neighbours of one seed) are common: break them by id, not by set order.
+    for node, _score in sorted(ranks.items(), key=lambda kv: (-kv[1], kv[0])):
         out.append((node, "graph-seed" if node in present else _relation(directed, node, present)))
         if len(out) >= limit:
             break
     return out
 
 
+def _ordered_subgraph(ugraph: "nx.Graph", nodes: set[str]) -> "nx.Graph":
+    """The induced subgraph with nodes and edges in sorted order.
+
+    `Graph.subgraph` iterates a small node set in set order, which follows
+    `PYTHONHASHSEED`; PageRank's matrix (and so its floating-point sums and
+    its ties) follows node order, so a view would make scores vary between runs.
+    """
+    import networkx as nx
+
+    order = sorted(nodes)
+    sub = nx.Graph()
+    sub.add_nodes_from(order)
+    sub.add_edges_from(sorted((a, b) if a <= b else (b, a) for a, b in ugraph.subgraph(order).edges()))
+    return sub
+
+
+def _by_rank(seeds: dict[str, float]) -> list[str]:
+    """Seeds strongest first (ties by id)."""
+    return sorted(seeds, key=lambda s: (-seeds[s], s))
+
+
 def _relation(g: "nx.DiGraph", node: str, seeds: dict[str, float]) -> str:
-    """`callee-of:<seed>`, `caller-of:<seed>` or `near:<seed>` for the report."""
-    for seed in seeds:
+    """`callee-of:<seed>`, `caller-of:<seed>` or `near:<seed>` for the report, naming the strongest seed."""
+    ranked = _by_rank(seeds)
+    for seed in ranked:
         if g.has_edge(seed, node):
             return f"callee-of:{_short(seed)}"
         if g.has_edge(node, seed):
             return f"caller-of:{_short(seed)}"
-    return f"near:{_short(next(iter(seeds)))}"
+    return f"near:{_short(ranked[0])}"
 
 
 def _short(symbol_id: str) -> str:

@@ -101,7 +101,7 @@ def name_hits(defs: DefinitionIndex, unit: Unit, limit: int) -> list[tuple[int, 
         order = 1.0 / (1.0 + 0.1 * i)
         owners = defs.by_name.get(key, [])
         for cid in owners:
-            score[cid] = score.get(cid, 0.0) + NAME_HIT * order / max(1, len(owners) - 1)
+            score[cid] = score.get(cid, 0.0) + NAME_HIT * order / len(owners)
             why.setdefault(cid, f"name:{key}")
         methods = defs.methods.get(key, []) if len(owners) == 1 else []
         for cid in methods if len(methods) <= MAX_CLASS_METHODS else []:

@@ -81,6 +81,13 @@ class ParamIndex:
 
     by_name: dict[str, list[ValueFact]] = field(default_factory=dict)
     facts: list[ValueFact] = field(default_factory=list)
+    _positions: dict[int, int] | None = field(default=None, repr=False)
+
+    def _position(self, fact: ValueFact) -> int:
+        """Index of `fact` in `facts` (built on first use)."""
+        if self._positions is None:
+            self._positions = {id(f): i for i, f in enumerate(self.facts)}
+        return self._positions.get(id(fact), len(self.facts))
 
     def sites(self, param: Param, *, include_tests: bool = False) -> list[ValueFact]:
         """Facts that set `param` (by name), in repository order, deduplicated."""
@@ -92,7 +99,7 @@ class ParamIndex:
             keys.add(canonical(param.surface))
         seen: set[int] = set()
         out: list[ValueFact] = []
-        for key in keys:
+        for key in sorted(keys):
             for f in self.by_name.get(key, []):
                 if id(f) not in seen and (include_tests or not is_test_path(f.path)):
                     seen.add(id(f))
@@ -103,7 +110,8 @@ class ParamIndex:
             # exact identifier the claim is about: where the code spells it, only those sites count.
             exact = [f for f in out if own in {norm_name(n) for n in fact_names(f)}]
             out = exact or out
-        return sorted(out, key=lambda f: (f.path, f.line))
+        # Facts sharing a line keep index order, whichever name key found them first.
+        return sorted(out, key=lambda f: (f.path, f.line, self._position(f)))
 
     def hint_sites(self, hints: list[str]) -> list[ValueFact]:
         """Facts the unit's hints name: a setting spelled like a hint (`base_width`), or the only
@@ -184,9 +192,8 @@ def build_param_index(index: RepoIndex) -> ParamIndex:
         # A Greek-letter name that context resolved (`loss.alpha` -> loss weight) stays findable
         # under its bare name too: a paper that just says "alpha" means the same site.
         keys |= {norm_name(n) for n in fact_names(fact) if norm_name(n) in _ambiguous()}
-        for key in keys:
-            if key:
-                pidx.by_name.setdefault(key, []).append(fact)
+        for key in sorted(k for k in keys if k):
+            pidx.by_name.setdefault(key, []).append(fact)
     return pidx
 
 

@@ -17,31 +17,58 @@ def stopwords() -> frozenset[str]:
 
 @lru_cache(maxsize=200_000)
 def _parts(word: str) -> tuple[str, ...]:
+    """Stemmed search tokens of one word, stopwords left out.
+
+    Stopwords are matched as written, before plural folding: the list names words
+    (`class`, the keyword), and a plural it does not list (`classes`, a count in
+    a claim) still says something.
+    """
     from sa_align.aliases import split_identifier
 
     parts = [p.lower() for p in split_identifier(word) if p]
     whole = word.strip("_").lower()
     if len(parts) > 1 and whole:
         parts.append(whole.replace("_", ""))
-    return tuple(_stem(p) for p in parts)
+    stop = stopwords()
+    return tuple(_stem(p) for p in parts if p not in stop)
+
+
+_IRREGULAR = {"indices": "index", "vertices": "vertex", "matrices": "matrix", "axes": "axis", "analyses": "analysis",
+              "caches": "cache", "criteria": "criterion"}
+"""Plurals no suffix rule folds (a `-ches` rule that keeps `batch` would make `caches` `cach`)."""
+_ES_AFTER = ("sses", "xes", "zzes", "ches", "shes")
+"""Plural `-es` endings whose singular ends without the `e` (`losses`, `boxes`, `batches`, `hashes`)."""
+_SINGULAR_S = ("ss", "us", "is", "ias")
+"""Endings of singular words that end in `s` (`loss`, `focus`, `axis`, `alias`)."""
 
 
 def _stem(word: str) -> str:
-    # Plural folding only: enough for `layers`/`layer`, cheap, and never merges distinct identifiers.
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+    """Fold an English plural onto its singular, so `boxes` meets `box` and `layers` meets `layer`.
+
+    Plural folding only: cheap, and unlike a full stemmer it never merges distinct
+    identifiers (`state`/`stat`, `mode`/`mod`). Short words are left alone.
+    """
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if len(word) <= 4 or not word.endswith("s"):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"  # entries -> entry
+    if word.endswith(_ES_AFTER) or word.endswith("iases"):
+        return word[:-2]  # losses -> loss, boxes -> box, biases -> bias
+    if word.endswith("uses") and len(word) > 5 and word[-5] not in "aeiou":
+        return word[:-2]  # statuses -> status, focuses -> focus (but causes -> cause)
+    if word.endswith(_SINGULAR_S):
+        return word
+    return word[:-1]  # layers -> layer, sizes -> size, cases -> case
 
 
 def tokenize(text: str) -> list[str]:
     """Search tokens of `text`: split identifiers plus the joined compound, minus stopwords."""
-    stop = stopwords()
     out: list[str] = []
     for m in _WORD.finditer(text):
         for part in _parts(m.group(0)):
-            if part not in stop and (len(part) > 1 or part.isdigit()):
+            if len(part) > 1 or part.isdigit():
                 out.append(part)
     return out
 

@@ -16,6 +16,41 @@ def test_html_is_self_contained_and_escapes_untrusted_text(sample_report):
     assert page.count("<svg") == 2
 
 
+def test_html_lists_run_and_unit_errors_escaped(sample_report):
+    sample_report.results[1].error = "numeric: <script>alert(1)</script>"
+    sample_report.errors = ["retrieval failed for u-9: <img src=x onerror=alert(1)>"]
+    sample_report.summary = summarize(sample_report.results)
+    page = render(sample_report, "html")
+    section = page.split('<ul class="errors" id="errors">')[1].split("</ul>")[0]
+    assert "<code>num-002</code> (mismatched): numeric: &lt;script&gt;alert(1)&lt;/script&gt;" in section
+    assert "retrieval failed for u-9: &lt;img src=x onerror=alert(1)&gt;" in section
+    assert "judge errors<b" in page
+    assert "<script>alert(1)</script>" not in page and "<img src=x" not in page
+
+
+def test_html_without_errors_has_no_error_section(sample_report):
+    page = render(sample_report, "html")
+    assert 'id="errors"' not in page and "judge errors" not in page
+
+
+@pytest.mark.browser
+def test_unit_detail_shows_its_judge_error(sample_report, tmp_path, chromium_page):
+    page, errors = chromium_page
+    sample_report.results[1].error = "numeric: <b>bold</b> failure"
+    sample_report.summary = summarize(sample_report.results)
+    path = tmp_path / "report.html"
+    path.write_text(render(sample_report, "html"), encoding="utf-8")
+    page.goto(path.as_uri())
+    row = page.locator('#units-body tr.unit[data-id="num-002"]')
+    assert "error" in row.inner_text()
+    row.click()
+    detail = page.locator("#units-body tr.detail")
+    assert "Judge error: numeric: <b>bold</b> failure" in detail.inner_text()  # shown as text, not markup
+    assert page.locator("#units-body tr.detail b").count() == 0
+    assert "num-002" in page.locator("#errors").inner_text()
+    assert errors == []
+
+
 @pytest.mark.browser
 def test_page_loads_filters_sorts_and_expands(sample_report, tmp_path, chromium_page):
     page, errors = chromium_page

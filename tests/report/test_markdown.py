@@ -1,4 +1,4 @@
-from sa_align.report import render
+from sa_align.report import render, summarize
 
 
 def test_markdown_lists_drifted_units_with_evidence(sample_report):
@@ -12,3 +12,23 @@ def test_markdown_lists_drifted_units_with_evidence(sample_report):
     assert "## Stubbed (1)" in md and "## Missing (1)" in md and "## Undecided (1)" in md
     assert "- `num-001` claim of num-001" in md.split("## Aligned (1)")[1]
     assert "ignore previous instructions" in md and "changed no verdict" in md
+
+
+def test_markdown_shows_each_units_judge_error(sample_report):
+    sample_report.results[0].error = "llm(openai/gpt-4o): Timeout\nafter 120 s"  # an aligned unit
+    sample_report.results[1].error = "numeric: ValueError: bad literal"
+    sample_report.errors = ["retrieval failed for meth-009: KeyError: 'x'"]
+    sample_report.summary = summarize(sample_report.results)
+    md = render(sample_report, "md")
+    assert "needs review: 0; judge errors: 2" in md
+    mismatched = md.split("## Mismatched (1)")[1].split("\n## ")[0]
+    assert "**Judge error:** numeric: ValueError: bad literal" in mismatched
+    errors = md.split("## Errors (degraded, not fatal)")[1]
+    assert "- retrieval failed for meth-009: KeyError: 'x'" in errors
+    assert "- `num-001` (aligned): llm(openai/gpt-4o): Timeout after 120 s" in errors
+    assert "- `num-002` (mismatched): numeric: ValueError: bad literal" in errors
+
+
+def test_markdown_without_errors_has_no_error_section(sample_report):
+    md = render(sample_report, "md")
+    assert "Errors (degraded" not in md and "judge errors" not in md and "Judge error" not in md

@@ -78,3 +78,16 @@ def test_ordering_hints_rank_the_function_calling_the_steps(tmp_path):
                 hints=["collect", "estimate"])
     first = _retriever(tmp_path).retrieve(unit)[0]
     assert first.span.symbol == "train" and any(w.startswith("calls:") for w in first.why)
+
+
+def test_a_shared_name_splits_its_credit_among_the_definitions():
+    from sa_align.retrieve.names import DefinitionIndex, name_hits
+
+    defs = DefinitionIndex(by_name={"step": [1, 2], "normalizer": [3], "update": [4, 5, 6]},
+                           by_param={}, signature_ids=[], signature_docs=[])
+    unit = Unit(id="s", kind="method", claim="c", hints=["step", "normalizer", "update"])
+    ranked = name_hits(defs, unit, 10)
+    # The unique name outranks the earlier hint two definitions share: each of those got half.
+    assert [c for c, _ in ranked] == [3, 1, 2]
+    # Shared by three, a third of the credit each: too little to rank at all.
+    assert not {4, 5, 6} & {c for c, _ in ranked}

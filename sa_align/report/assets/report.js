@@ -29,6 +29,7 @@
     td.appendChild(el("div", { text: "Claim: " + r.unit.claim }));
     if (r.unit.quote) td.appendChild(el("blockquote", { text: r.unit.quote }));
     if (r.reason) td.appendChild(el("div", { text: "Why: " + r.reason }));
+    if (r.error) td.appendChild(el("div", { class: "error", text: "Judge error: " + r.error }));
     r.evidence.slice(0, 3).forEach((span) => {
       const where = span.path + ":" + span.start_line + (span.end_line !== span.start_line ? "-" + span.end_line : "");
       td.appendChild(el("div", { text: "Evidence: " + where + (span.symbol ? " in " + span.symbol : "") }));
@@ -61,6 +62,7 @@
       if (j === 2) {
         td.appendChild(el("span", { class: "label " + r.label, text: r.label }));
         if (r.needs_review) td.appendChild(el("span", { class: "review", text: " review" }));
+        if (r.error) td.appendChild(el("span", { class: "error", text: " error" }));
       } else td.textContent = c;
       tr.appendChild(td);
     });
