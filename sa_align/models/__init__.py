@@ -1,0 +1,70 @@
+"""The pydantic contracts that flow through the pipeline.
+
+paper -> units -> index -> candidates -> verdicts -> results -> report.
+Every field carries a docstring so the JSON Schema exported from these models
+documents the report format and the units file for the people who read them.
+
+`base` holds the labels, kinds and the paper; `units` the units and code spans;
+`results` candidates, verdicts and per-unit results; `report` the drift report
+and its schemas. Everything is importable from `sa_align.models`.
+"""
+
+from __future__ import annotations
+
+from sa_align.models.base import (
+    LABEL_SCORES,
+    SA_BENCH_LEVELS,
+    SCHEMA_VERSION,
+    Attribution,
+    Citation,
+    Label,
+    Paper,
+    PaperFormat,
+    Section,
+    UnitKind,
+)
+from sa_align.models.report import (
+    DriftReport,
+    PaperIdentity,
+    RepoIdentity,
+    RetrievalInfo,
+    Summary,
+    report_schema,
+    units_file_schema,
+    write_schemas,
+)
+from sa_align.models.results import Candidate, Cost, Flag, UnitResult, Verdict
+from sa_align.models.units import CharSpan, CodeSpan, Gold, Param, Scalar, Unit, UnitsFile
+
+__all__ = [
+    "LABEL_SCORES",
+    "SA_BENCH_LEVELS",
+    "SCHEMA_VERSION",
+    "Attribution",
+    "Candidate",
+    "CharSpan",
+    "Citation",
+    "CodeSpan",
+    "Cost",
+    "DriftReport",
+    "Flag",
+    "Gold",
+    "Label",
+    "Paper",
+    "PaperFormat",
+    "PaperIdentity",
+    "Param",
+    "RepoIdentity",
+    "RetrievalInfo",
+    "Scalar",
+    "Section",
+    "Summary",
+    "Unit",
+    "UnitKind",
+    "UnitResult",
+    "UnitsFile",
+    "Verdict",
+    "report_schema",
+    "units_file_schema",
+    "write_schemas",
+]

@@ -1,0 +1,121 @@
+"""Candidates, verdicts and per-unit results: what retrieval finds and what the judges say."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from sa_align.models.base import Label, _Model
+from sa_align.models.units import CodeSpan, Unit
+
+# --------------------------------------------------------------------------- retrieval and judging
+
+
+class Candidate(_Model):
+    """A place in the repository that may implement a unit."""
+
+    span: CodeSpan
+    """Where the candidate code is."""
+    score: float
+    """Fused retrieval score; higher is more likely."""
+    why: list[str] = Field(default_factory=list)
+    """Which signals found it (`bm25`, `param:learning_rate=0.0003`, `embedding`, `callee-of:train`)."""
+    snippet: str = ""
+    """The candidate's source lines, possibly trimmed to fit a prompt."""
+    focus_line: int | None = Field(default=None, ge=1)
+    """The line inside `span` that retrieval matched best (a parameter's assignment, else the line sharing the rarest query terms); a prompt shortened to fit its budget keeps the lines around it. `None` when no line stands out."""
+
+
+class Cost(_Model):
+    """Tokens and money spent on one call or one verdict."""
+
+    prompt_tokens: int = 0
+    """Prompt tokens reported by the provider (0 for cache hits and static judges)."""
+    completion_tokens: int = 0
+    """Completion tokens reported by the provider."""
+    usd: float | None = 0.0
+    """Dollar cost from litellm's price table; `None` when the model's price is unknown."""
+    calls: int = 0
+    """Provider calls made (cache hits excluded)."""
+    cache_hits: int = 0
+    """Calls answered from the disk cache."""
+
+    def __add__(self, other: "Cost") -> "Cost":
+        usd = None if self.usd is None or other.usd is None else self.usd + other.usd
+        return Cost(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            usd=usd,
+            calls=self.calls + other.calls,
+            cache_hits=self.cache_hits + other.cache_hits,
+        )
+
+
+class Verdict(_Model):
+    """One judge's decision on one unit."""
+
+    judge: str
+    """Judge name (`numeric`, `stub`, `llm`, ...)."""
+    model: str | None = None
+    """Model string for LLM judges, with the sample index when several (`openai/gpt-4o#2`)."""
+    label: Label
+    """The judge's label; `undecided` when it abstained."""
+    score: float | None = None
+    """Graded score on SA-Bench's levels (1.0, 0.75, 0.5, 0.25, 0.0); `None` when abstained."""
+    confidence: float = Field(default=0.0, ge=0, le=1)
+    """How sure the judge is, 0 to 1."""
+    certain: bool = False
+    """A deterministic, fully checked decision (e.g. a value found and compared); outranks LLM votes."""
+    reason: str = ""
+    """Why the judge decided this, in a sentence or two a person can check."""
+    evidence: list[CodeSpan] = Field(default_factory=list)
+    """Code lines that support the decision."""
+    cost: Cost = Field(default_factory=Cost)
+    """Tokens and dollars this verdict cost."""
+    abstained: bool = False
+    """True when the judge could not decide; the verdict then carries no vote."""
+    error: str | None = None
+    """Error that made the judge abstain, if any."""
+
+
+class Flag(_Model):
+    """Something in the audited inputs a person should know about (e.g. text addressed to a judge)."""
+
+    kind: str
+    """Flag type, e.g. `injection`, `skipped-file`, `judge-error`."""
+    message: str
+    """What was found."""
+    location: CodeSpan | None = None
+    """Where, when it is in the repository."""
+    unit_id: str | None = None
+    """The unit concerned, when it concerns one."""
+
+
+class UnitResult(_Model):
+    """The aggregated outcome for one unit."""
+
+    unit: Unit
+    """The unit judged."""
+    label: Label
+    """Final label after aggregation."""
+    score: float | None = None
+    """Final graded score on SA-Bench's levels; `None` when undecided."""
+    confidence: float = 0.0
+    """Confidence of the final label, 0 to 1."""
+    decided_by: Literal["static", "llm", "none"] = "none"
+    """Whether a static judge, the LLM ensemble, or nobody decided the label."""
+    verdicts: list[Verdict] = Field(default_factory=list)
+    """Every judge's verdict, abstentions included."""
+    agreement: float | None = None
+    """Share of voting judges that agree with the final label; `None` with fewer than one vote."""
+    needs_review: bool = False
+    """True when judges disagree or confidence is low: a person should look."""
+    candidates: list[Candidate] = Field(default_factory=list)
+    """The top retrieval candidates the judges saw."""
+    evidence: list[CodeSpan] = Field(default_factory=list)
+    """Code lines supporting the final label (from the winning verdicts)."""
+    reason: str = ""
+    """Summary reason for the final label."""
+    error: str | None = None
+    """Error that degraded this unit, if any."""
