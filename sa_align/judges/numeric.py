@@ -10,6 +10,13 @@ ranges by inclusion.
 
 Precedence policy (which site takes effect), highest first (`numeric_sites.tier`):
 
+5. hard-coded overrides: a literal assigned to a setting after the code read
+   it, in the scope that reads it (`lr = cfg["lr"]` then `lr = 0.01` in one
+   function; `args = p.parse_args()` then `args.lr = 0.1`, also at module
+   level; `cfg["lr"]`, `cfg.lr`, `self.lr` likewise), and not under a branch
+   or loop the read is outside of. The configured value never reaches the run;
+   the literal does (`sa_align/index/overrides.py`). The same name assigned in
+   another function is another variable and stays at tier 2;
 4. configuration that the code reads: config-file keys (YAML/JSON/TOML/INI)
    and module- or class-level constants and dict entries (dataclass field
    defaults included) whose name the Python code uses somewhere;
@@ -38,7 +45,10 @@ to label, and a body that reads its locals reflectively (`locals()`) counts as
 reading them.
 
 Decision for one parameter: no comparable site -> unknown; every site equal ->
-aligned (certain); every site different -> mismatched (certain); otherwise the
+aligned (certain); every site different -> mismatched (certain); but when every
+site is dead configuration (tier 0), nothing shows the value reaches the run:
+aligned or mismatched with confidence 0.5 at most, never certain (an LLM judge, when
+configured, still looks). Otherwise the
 highest tier decides: all equal there -> aligned (not certain: lower sites
 differ), all different there -> mismatched (certain: the value that takes
 effect is wrong). Mixed at the top tier, the unit's context first picks the
@@ -71,6 +81,7 @@ from sa_align.judges.numeric_sites import (
     about_unit,
     ignored_default,
     other_callee,
+    overrides_read,
     same_setting,
     tier,
     unit_words,
@@ -79,6 +90,10 @@ from sa_align.models import CodeSpan, Label, Param, Scalar, Unit, Verdict
 from sa_align.retrieve.params import param_index
 
 NAME = "numeric"
+DEAD = 0
+"""Tier of configuration nothing reads."""
+DEAD_CONFIDENCE = 0.5
+"""Most confidence a decision resting only on configuration nothing reads can have."""
 
 
 @dataclass
@@ -234,7 +249,7 @@ def _decide_sites(
     p: Param, index: RepoIndex, sites: list[tuple[ValueFact, Outcome]], words: frozenset[str] = frozenset()
 ) -> ParamDecision:
     literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
-    checks = [SiteCheck(f, tier(f, index, literal_lines), o) for f, o in sites]
+    checks = [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites]
     if not checks:
         return ParamDecision(p, None, 0.0, False, [], f"`{p.name}` is set nowhere with a comparable value")
     ignored = [c for c in checks if ignored_default(c.fact, index)]
@@ -254,6 +269,8 @@ def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> 
     """The precedence policy of the module docstring over sites that take effect."""
     matches = [c for c in checks if c.outcome == "match"]
     conflicts = sorted((c for c in checks if c.outcome == "conflict"), key=lambda c: -c.tier)
+    if all(c.tier == DEAD for c in checks):
+        return _decide_dead(p, matches, conflicts)
     if not conflicts:
         return ParamDecision(p, Label.ALIGNED, 0.95, True, [c.fact for c in matches], _say(p, matches, "sets"))
     if not matches:
@@ -272,6 +289,18 @@ def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> 
         note = _say(p, top_conflict, "overrides with") + f"; the stated value appears only where overridden ({_sites(matches)})"
         return ParamDecision(p, Label.MISMATCHED, 0.9, True, [c.fact for c in top_conflict], note)
     return _decide_mixed(p, top_match, top_conflict, words)
+
+
+def _decide_dead(p: Param, matches: list[SiteCheck], conflicts: list[SiteCheck]) -> ParamDecision:
+    """Only configuration nothing reads sets the parameter: it shows what was meant, not what runs."""
+    why = "; nothing reads this configuration, so it may not take effect"
+    if not conflicts:
+        return ParamDecision(p, Label.ALIGNED, DEAD_CONFIDENCE, False, [c.fact for c in matches], _say(p, matches, "sets") + why)
+    if not matches:
+        note = _say(p, conflicts, "sets") + why
+        return ParamDecision(p, Label.MISMATCHED, DEAD_CONFIDENCE, False, [c.fact for c in conflicts], note)
+    note = f"unread configuration disagrees about `{p.name}`: {_sites(conflicts)} vs {_sites(matches)}{why}"
+    return ParamDecision(p, Label.MISMATCHED, DEAD_CONFIDENCE - 0.1, False, [c.fact for c in conflicts + matches], note)
 
 
 def _decide_mixed(
@@ -298,7 +327,12 @@ def _decide_mixed(
 
 
 def _sites(checks: list[SiteCheck]) -> str:
-    return ", ".join(f"{c.fact.path}:{c.fact.line} ({c.fact.raw})" for c in checks[:3])
+    return ", ".join(_site(c) for c in checks[:3])
+
+
+def _site(c: SiteCheck) -> str:
+    where = f"{c.fact.path}:{c.fact.line} ({c.fact.raw})"
+    return f"{where}, set after line {c.overrides} reads the configured value" if c.overrides else where
 
 
 def _say(p: Param, checks: list[SiteCheck], verb: str) -> str:
