@@ -11,8 +11,8 @@ module's top level outside any definition), after the read:
   (`lr = cfg["lr"]`, `self.lr = float(args.lr)`, `learning_rate = cfg.get("lr", 1e-3)`;
   names compared through the alias tables);
 - or its target is an item or attribute of an object a configuration reader
-  returned (`args = p.parse_args()` ... `args.lr = 0.1`; the readers are in
-  `units/numeric.yaml`);
+  returned (`args = p.parse_args()` ... `args.lr = 0.1`, `self.cfg = load_config()`
+  ... `self.cfg.lr = 0.1`; the readers are in `units/numeric.yaml`);
 - or its target is that item or attribute and the scope read it before
   (`print(cfg.lr)` ... `cfg.lr = 0.1`; not `self.lr`, an instance attribute).
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Iterator
 
 from sa_align.index.model import RepoIndex
@@ -152,11 +153,11 @@ def _same_name(a: str, b: str) -> bool:
 
 def _reads_setting(node: Any, name: str) -> bool:
     """True when the expression reads the setting `name` (an item, attribute or `.get` of an object)."""
-    return any((acc := _access(n)) is not None and _same_name(acc[1], name) for n in (node, *_walk(node)))
+    return any((acc := _access(n)) is not None and _same_name(acc[1], name) for n in chain((node,), _walk(node)))
 
 
 def _calls_reader(node: Any) -> bool:
-    return _is_reader(node) or any(_is_reader(n) for n in _walk(node) if n.type == "call")
+    return any(_is_reader(n) for n in chain((node,), _walk(node)) if n.type == "call")
 
 
 def _evidence(state: _Scope, left: Any) -> Any:
@@ -168,9 +169,9 @@ def _evidence(state: _Scope, left: Any) -> Any:
     if target is None or target[0] is None:
         return None
     obj, key = target
-    root = obj.split(".", 1)[0].split("[", 1)[0]
-    if root in state.loaded:
-        return state.loaded[root]
+    for name, binding in state.loaded.items():
+        if obj == name or obj.startswith((name + ".", name + "[")):
+            return binding
     return state.reads.get((obj, key)) if obj != "self" else None
 
 
@@ -185,9 +186,9 @@ def _assignment(node: Any, state: _Scope, scope: Any) -> None:
             state.found[(right.start_point[0] + 1, target[1])] = read.start_point[0] + 1
         return
     if _calls_reader(right):
-        first = left if left.type == "identifier" else next(iter(left.named_children), None)
-        if first is not None and first.type == "identifier":
-            state.loaded[_text(first)] = node
+        first = left if left.type in ("identifier", "attribute") else next(iter(left.named_children), None)
+        if first is not None and first.type in ("identifier", "attribute"):
+            state.loaded[_text(first)] = node  # `args`, `self.cfg`; of `args, rest = ...` the first
     target = _target(left)
     if target is not None and _reads_setting(right, target[1]):
         state.bound[_text(left)] = node

@@ -267,10 +267,17 @@ def _decide_sites(
 
 def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:
     """The precedence policy of the module docstring over sites that take effect."""
+    d = _by_precedence(p, checks, words)
+    if d.label is None or any(c.tier != DEAD for c in checks):
+        return d
+    # Only configuration nothing reads: it shows what was meant, not what runs.
+    d.note += "; nothing reads this configuration, so it may not take effect"
+    return ParamDecision(p, d.label, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, d.note)
+
+
+def _by_precedence(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:
     matches = [c for c in checks if c.outcome == "match"]
     conflicts = sorted((c for c in checks if c.outcome == "conflict"), key=lambda c: -c.tier)
-    if all(c.tier == DEAD for c in checks):
-        return _decide_dead(p, matches, conflicts)
     if not conflicts:
         return ParamDecision(p, Label.ALIGNED, 0.95, True, [c.fact for c in matches], _say(p, matches, "sets"))
     if not matches:
@@ -289,18 +296,6 @@ def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> 
         note = _say(p, top_conflict, "overrides with") + f"; the stated value appears only where overridden ({_sites(matches)})"
         return ParamDecision(p, Label.MISMATCHED, 0.9, True, [c.fact for c in top_conflict], note)
     return _decide_mixed(p, top_match, top_conflict, words)
-
-
-def _decide_dead(p: Param, matches: list[SiteCheck], conflicts: list[SiteCheck]) -> ParamDecision:
-    """Only configuration nothing reads sets the parameter: it shows what was meant, not what runs."""
-    why = "; nothing reads this configuration, so it may not take effect"
-    if not conflicts:
-        return ParamDecision(p, Label.ALIGNED, DEAD_CONFIDENCE, False, [c.fact for c in matches], _say(p, matches, "sets") + why)
-    if not matches:
-        note = _say(p, conflicts, "sets") + why
-        return ParamDecision(p, Label.MISMATCHED, DEAD_CONFIDENCE, False, [c.fact for c in conflicts], note)
-    note = f"unread configuration disagrees about `{p.name}`: {_sites(conflicts)} vs {_sites(matches)}{why}"
-    return ParamDecision(p, Label.MISMATCHED, DEAD_CONFIDENCE - 0.1, False, [c.fact for c in conflicts + matches], note)
 
 
 def _decide_mixed(

@@ -45,6 +45,8 @@ class Trainer:
         cfg.warmup = 100
         self.model = cfg.model
         self.model = None
+        self.args = get_args()
+        self.args.dropout = 0.0
 
 
 if __name__ == "__main__":
@@ -74,13 +76,13 @@ def test_a_literal_on_what_a_parser_returned_overrides_it_outside_loops(tmp_path
 def test_self_attributes_and_config_objects_read_before(tmp_path):
     found = overrides(_index(tmp_path), "train.py", "train.py::Trainer.__init__")
     # `self.lr` bound from `cfg.lr`; `cfg.warmup` read before it is set; `None` is a literal too.
-    assert found == {(34, "lr"): 32, (35, "warmup"): 33, (37, "model"): 36}
+    assert found == {(34, "lr"): 32, (35, "warmup"): 33, (37, "model"): 36, (39, "dropout"): 38}
 
 
 def test_another_function_and_the_module_level(tmp_path):
     index = _index(tmp_path)
     assert overrides(index, "train.py", "train.py::elsewhere") == {}
-    assert overrides(index, "train.py", None) == {(43, "batch_size"): 42}
+    assert overrides(index, "train.py", None) == {(45, "batch_size"): 44}
 
 
 def test_subscript_targets_are_indexed_as_assignments(tmp_path):

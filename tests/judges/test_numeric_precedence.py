@@ -120,3 +120,9 @@ def test_read_configuration_stays_certain(small):
     files["train.py"] = files["train.py"].replace("model.parameters())", "model.parameters(), lr=cfg['lr'])")
     verdict = judge_numeric(small(files).context(LR))
     assert verdict.label == Label.ALIGNED and verdict.certain
+
+
+def test_unread_configurations_that_disagree_stay_uncertain(small):
+    files = {**_fill(DEAD_CONFIG, "0.0003", ""), "configs/big.yaml": "lr: 0.001\n"}
+    verdict = judge_numeric(small(files).context(LR))
+    assert not verdict.certain and verdict.confidence <= 0.5, verdict.reason
