@@ -6,7 +6,8 @@ all set `learning_rate`; test files are ignored). Values are compared across
 notations (`3e-4` = `3 × 10^-4` = `0.0003`), with percent awareness (`10%` =
 `0.1` = `10`), within the unit's tolerance (else `config.numeric_rel_tol`).
 Sequences (betas, milestones) compare element by element, sets by membership,
-ranges by inclusion.
+ranges by inclusion. A count of seeds, runs or folds is also stated by the
+length of a list of seeds and by loops (`for seed in range(3)`; `judges/counts.py`).
 
 Precedence policy (which site takes effect), highest first (`numeric_sites.tier`):
 
@@ -75,6 +76,7 @@ from dataclasses import dataclass
 
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
+from sa_align.judges.counts import param_sites
 from sa_align.judges.numeric_sites import (
     Outcome,
     SiteCheck,
@@ -199,7 +201,7 @@ def decide_param(
     the unit says besides the parameter's name; they pick among sites that disagree.
     """
     tol = p.tolerance if p.tolerance is not None else tol
-    sites = [(f, compare(f.value, p, tol)) for f in param_index(index).sites(p)]
+    sites = [(f, compare(f.value, p, tol)) for f in param_sites(p, index)]
     sites = [(f, o) for f, o in sites if o is not None]
     if not sites and hints:
         found = [(f, compare(f.value, p, tol)) for f in param_index(index).hint_sites(hints)]
