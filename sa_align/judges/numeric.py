@@ -17,7 +17,8 @@ Precedence policy (which site takes effect), highest first (`numeric_sites.tier`
    level; `cfg["lr"]`, `cfg.lr`, `self.lr` likewise), and not under a branch
    or loop the read is outside of. The configured value never reaches the run;
    the literal does (`sa_align/index/overrides.py`). The same name assigned in
-   another function is another variable and stays at tier 2;
+   another function is another variable and stays at tier 2, and so does an
+   override in dead code (a function nothing that runs calls, `judges/dead.py`);
 4. configuration that the code reads: config-file keys (YAML/JSON/TOML/INI)
    and module- or class-level constants and dict entries (dataclass field
    defaults included) whose name the Python code uses somewhere;

@@ -126,3 +126,22 @@ def test_unread_configurations_that_disagree_stay_uncertain(small):
     files = {**_fill(DEAD_CONFIG, "0.0003", ""), "configs/big.yaml": "lr: 0.001\n"}
     verdict = judge_numeric(small(files).context(LR))
     assert not verdict.certain and verdict.confidence <= 0.5, verdict.reason
+
+
+def test_an_override_in_a_function_nothing_calls_takes_no_effect(small):
+    files = _fill(ARGS_THEN_ATTRIBUTE, "0.0003", "0.01")
+    files["train.py"] = files["train.py"].replace("def main():", "def debug_args():")
+    files["run.py"] = '''
+        import argparse
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            return p.parse_args()
+
+
+        if __name__ == "__main__":
+            main()
+    '''
+    verdict = judge_numeric(small(files).context(LR))
+    assert verdict.label == Label.ALIGNED, verdict.reason
