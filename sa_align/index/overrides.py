@@ -25,10 +25,11 @@ tree-sitter over `RepoIndex.file_text`; the audited code is never run.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain
-from typing import Any, Iterator
+from typing import Any
 
 from sa_align.index.model import RepoIndex
 from sa_align.resources import load_yaml

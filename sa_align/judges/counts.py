@@ -14,8 +14,14 @@ from functools import lru_cache
 
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.models import Param
-from sa_align.retrieve.params import canonical, fact_names, is_test_path, norm_name, param_index
 from sa_align.resources import load_yaml
+from sa_align.retrieve.params import (
+    canonical,
+    fact_names,
+    is_test_path,
+    norm_name,
+    param_index,
+)
 
 
 @lru_cache(maxsize=1)
