@@ -33,7 +33,7 @@ from sa_align.index.model import (
     ValueFact,
 )
 
-INDEX_FORMAT = 5
+INDEX_FORMAT = 6
 """Bump whenever extraction or the stored shape changes."""
 
 _LISTS: dict[str, type] = {

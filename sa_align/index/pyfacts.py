@@ -27,6 +27,8 @@ _PRIORITY = {"cli": 0, "kwarg": 1, "positional": 2, "dict": 3, "default": 4, "as
 _FORM_ORDER = ("not_implemented", "pass", "ellipsis", "docstring_only", "random_standin",
                "constant_standin", "constant_return", "none_return", "todo_comment")
 MAX_CALLEE = 200
+# Item keys that name a setting (`cfg["lr"]`, `cfg["warmup-steps"]`), not a sentence or a path.
+_KEY = re.compile(r"[A-Za-z_][\w-]*")
 
 
 def _text(node: Node) -> str:
@@ -130,7 +132,9 @@ def _facts_for(source: str, caps: Caps, lit: Node, rel: str, owners: "Owners",
         name = _text(caps["name"][0])
         return [_fact(name, f"{callee.rsplit('.', 1)[-1]}.{name}", value, raw, lit, "kwarg", rel, owners, callee)]
     if source == "assign":
-        written = callee_text(caps["name"][0])
+        written = _target_path(caps["name"][0])
+        if written is None:
+            return []
         return [_fact(written.rsplit(".", 1)[-1], written, value, raw, lit, "assign", rel, owners)]
     if source == "dict":
         key_node = caps["key"][0]
@@ -151,6 +155,19 @@ def _facts_for(source: str, caps: Caps, lit: Node, rel: str, owners: "Owners",
         name = _cli_name(caps["value.cli"][0])
         return [_fact(name, f"args.{name}", value, raw, lit, "cli", rel, owners, callee)] if name else []
     return []
+
+
+def _target_path(node: Node) -> str | None:
+    """Key path of an assignment target: `lr`, `self.lr`; a string-keyed item `cfg["optim"]["lr"]`
+    is `cfg.optim.lr`, like the keys of a config file. Any other item (`x[0]`) binds no setting."""
+    if node.type != "subscript":
+        return callee_text(node)
+    key_node, base = node.child_by_field_name("subscript"), node.child_by_field_name("value")
+    key = literal_value(key_node) if key_node is not None else NOT_LITERAL
+    if base is None or not isinstance(key, str) or not _KEY.fullmatch(key):
+        return None
+    prefix = _target_path(base) if base.type in ("identifier", "attribute", "subscript") else None
+    return f"{prefix}.{key}" if prefix else None
 
 
 def _unpack(caps: Caps, lit: Node, rel: str, owners: "Owners") -> list[ValueFact]:

@@ -6,10 +6,19 @@ all set `learning_rate`; test files are ignored). Values are compared across
 notations (`3e-4` = `3 × 10^-4` = `0.0003`), with percent awareness (`10%` =
 `0.1` = `10`), within the unit's tolerance (else `config.numeric_rel_tol`).
 Sequences (betas, milestones) compare element by element, sets by membership,
-ranges by inclusion.
+ranges by inclusion. A count of seeds, runs or folds is also stated by the
+length of a list of seeds and by loops (`for seed in range(3)`; `judges/counts.py`).
 
 Precedence policy (which site takes effect), highest first (`numeric_sites.tier`):
 
+5. hard-coded overrides: a literal assigned to a setting after the code read
+   it, in the scope that reads it (`lr = cfg["lr"]` then `lr = 0.01` in one
+   function; `args = p.parse_args()` then `args.lr = 0.1`, also at module
+   level; `cfg["lr"]`, `cfg.lr`, `self.lr` likewise), and not under a branch
+   or loop the read is outside of. The configured value never reaches the run;
+   the literal does (`sa_align/index/overrides.py`). The same name assigned in
+   another function is another variable and stays at tier 2, and so does an
+   override in dead code (a function nothing that runs calls, `judges/dead.py`);
 4. configuration that the code reads: config-file keys (YAML/JSON/TOML/INI)
    and module- or class-level constants and dict entries (dataclass field
    defaults included) whose name the Python code uses somewhere;
@@ -38,7 +47,10 @@ to label, and a body that reads its locals reflectively (`locals()`) counts as
 reading them.
 
 Decision for one parameter: no comparable site -> unknown; every site equal ->
-aligned (certain); every site different -> mismatched (certain); otherwise the
+aligned (certain); every site different -> mismatched (certain); but when every
+site is dead configuration (tier 0), nothing shows the value reaches the run:
+aligned or mismatched with confidence 0.5 at most, never certain (an LLM judge, when
+configured, still looks). Otherwise the
 highest tier decides: all equal there -> aligned (not certain: lower sites
 differ), all different there -> mismatched (certain: the value that takes
 effect is wrong). Mixed at the top tier, the unit's context first picks the
@@ -65,12 +77,14 @@ from dataclasses import dataclass
 
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
+from sa_align.judges.counts import param_sites
 from sa_align.judges.numeric_sites import (
     Outcome,
     SiteCheck,
     about_unit,
     ignored_default,
     other_callee,
+    overrides_read,
     same_setting,
     tier,
     unit_words,
@@ -79,6 +93,10 @@ from sa_align.models import CodeSpan, Label, Param, Scalar, Unit, Verdict
 from sa_align.retrieve.params import param_index
 
 NAME = "numeric"
+DEAD = 0
+"""Tier of configuration nothing reads."""
+DEAD_CONFIDENCE = 0.5
+"""Most confidence a decision resting only on configuration nothing reads can have."""
 
 
 @dataclass
@@ -184,7 +202,7 @@ def decide_param(
     the unit says besides the parameter's name; they pick among sites that disagree.
     """
     tol = p.tolerance if p.tolerance is not None else tol
-    sites = [(f, compare(f.value, p, tol)) for f in param_index(index).sites(p)]
+    sites = [(f, compare(f.value, p, tol)) for f in param_sites(p, index)]
     sites = [(f, o) for f, o in sites if o is not None]
     if not sites and hints:
         found = [(f, compare(f.value, p, tol)) for f in param_index(index).hint_sites(hints)]
@@ -234,7 +252,7 @@ def _decide_sites(
     p: Param, index: RepoIndex, sites: list[tuple[ValueFact, Outcome]], words: frozenset[str] = frozenset()
 ) -> ParamDecision:
     literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
-    checks = [SiteCheck(f, tier(f, index, literal_lines), o) for f, o in sites]
+    checks = [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites]
     if not checks:
         return ParamDecision(p, None, 0.0, False, [], f"`{p.name}` is set nowhere with a comparable value")
     ignored = [c for c in checks if ignored_default(c.fact, index)]
@@ -252,6 +270,15 @@ def _decide_sites(
 
 def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:
     """The precedence policy of the module docstring over sites that take effect."""
+    d = _by_precedence(p, checks, words)
+    if d.label is None or any(c.tier != DEAD for c in checks):
+        return d
+    # Only configuration nothing reads: it shows what was meant, not what runs.
+    d.note += "; nothing reads this configuration, so it may not take effect"
+    return ParamDecision(p, d.label, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, d.note)
+
+
+def _by_precedence(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:
     matches = [c for c in checks if c.outcome == "match"]
     conflicts = sorted((c for c in checks if c.outcome == "conflict"), key=lambda c: -c.tier)
     if not conflicts:
@@ -298,7 +325,12 @@ def _decide_mixed(
 
 
 def _sites(checks: list[SiteCheck]) -> str:
-    return ", ".join(f"{c.fact.path}:{c.fact.line} ({c.fact.raw})" for c in checks[:3])
+    return ", ".join(_site(c) for c in checks[:3])
+
+
+def _site(c: SiteCheck) -> str:
+    where = f"{c.fact.path}:{c.fact.line} ({c.fact.raw})"
+    return f"{where}, set after line {c.overrides} reads the configured value" if c.overrides else where
 
 
 def _say(p: Param, checks: list[SiteCheck], verb: str) -> str:

@@ -4,8 +4,9 @@ The numeric judge (`judges/numeric.py`, whose docstring states the policy)
 compares a stated value with every site that sets the parameter. This module
 answers the questions about one site that need more than its value:
 
-- `tier`: its precedence (read configuration over command-line values over
-  literals in code over function defaults over dead configuration);
+- `tier`: its precedence (hard-coded overrides of a configuration read over
+  read configuration over command-line values over literals in code over
+  function defaults over dead configuration);
 - `ignored_default`: a parameter default the function body never reads, which
   therefore never takes effect;
 - `about_unit`: among sites that disagree, the ones whose context (key path,
@@ -34,6 +35,8 @@ class SiteCheck:
     fact: ValueFact
     tier: int
     outcome: Outcome
+    overrides: int | None = None
+    """Line of the configuration read this literal overrides (tier 5), else `None`."""
 
 
 # --------------------------------------------------------------------------- precedence
@@ -69,8 +72,30 @@ def _shell_tier(fact: ValueFact, index: RepoIndex) -> int:
     return 3 if fact.path in _launchers(index) else 2
 
 
+def overrides_read(fact: ValueFact, index: RepoIndex) -> int | None:
+    """Line of the configuration read that this literal assignment overrides, if any
+    (`lr = cfg["lr"]` ... `lr = 0.01`; see `sa_align/index/overrides.py`)."""
+    from sa_align.index.overrides import overrides
+    from sa_align.judges.dead import dead_code
+
+    if fact.source != "assign" or _kind(fact.path, index) != "python":
+        return None
+    if fact.symbol is not None and not _in_function(fact, index):
+        return None  # a class body: its assignments are declarations, not statements that run in order
+    if fact.symbol is not None and fact.symbol in dead_code(index).dead:
+        return None  # a helper nothing that runs calls overrides nothing (`judges/dead.py`)
+    return overrides(index, fact.path, fact.symbol).get((fact.line, fact.name))
+
+
+def _kind(path: str, index: RepoIndex) -> str | None:
+    kinds = per_index(index, "file-kinds", lambda ix: {f.path: f.kind for f in ix.files})
+    return kinds.get(path)
+
+
 def tier(fact: ValueFact, index: RepoIndex, literal_lines: int = 0) -> int:
-    """Precedence of a site (see the numeric judge's docstring): 4 read configuration ... 0 dead."""
+    """Precedence of a site (see the numeric judge's docstring): 5 override ... 0 dead."""
+    if overrides_read(fact, index) is not None:
+        return 5
     if fact.source in ("kwarg", "positional") or (fact.source in ("assign", "dict") and _in_function(fact, index)):
         return 2
     if fact.source in ("config", "assign", "dict"):
@@ -176,4 +201,7 @@ def same_setting(a: ValueFact, b: ValueFact) -> bool:
     return a.key_path == b.key_path or a.key_path.rsplit(".", 1)[-1] == b.key_path.rsplit(".", 1)[-1] and a.path != b.path
 
 
-__all__ = ["SiteCheck", "about_unit", "ignored_default", "other_callee", "same_setting", "site_words", "tier", "unit_words"]
+__all__ = [
+    "SiteCheck", "about_unit", "ignored_default", "other_callee", "overrides_read", "same_setting", "site_words",
+    "tier", "unit_words",
+]

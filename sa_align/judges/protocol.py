@@ -12,20 +12,28 @@ matched on whole words so `cifar10` never matches `cifar100`.
   the unit's located code (its top candidates) uses only another: see
   `entities.py` for what counts as a use;
 - otherwise, entities present -> aligned (less sure when some were not located);
-- every entity a known dataset or metric, all absent with nothing in their
-  place -> missing.
+- every checkable entity absent with nothing in their place -> missing. The
+  checkable ones are known datasets and metrics, and baselines: methods that
+  `units/protocol.yaml` lists as models or algorithms a repository names when
+  it builds or runs them (ResNet-50, PPO, RoBERTa). A baseline is absent only
+  when none of its aliases appears anywhere in code or config (prose files,
+  comments and docstrings never count), and its absence is less sure
+  (confidence per category in `units/protocol.yaml`).
 
-Names outside the alias tables, methods and protocol phrases ("single-view
-testing") are looked for, but their absence proves nothing: code names them
-too many ways.
+Names outside the alias tables, other methods (techniques such as EMA or label
+smoothing, families such as CNN) and protocol phrases ("single-view testing")
+are looked for, but their absence proves nothing: code names them too many ways.
 
-Counts (seeds, runs, folds) given as parameters are decided like numeric values.
+Counts (seeds, runs, folds) given as parameters are decided like numeric values,
+loops included: `for seed in range(3)`, `for run in range(args.runs)` and
+`for seed in SEEDS` (a literal list) each state a count (`sa_align/index/loops.py`).
 Splits are only confirmed, never called absent: code names them too many ways.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sa_align.index.model import RepoIndex
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
@@ -33,6 +41,7 @@ from sa_align.judges.entities import is_used, related, substituted, substituted_
 from sa_align.judges.evidence import code_vocab
 from sa_align.judges.numeric import decide_params
 from sa_align.models import Label, Verdict
+from sa_align.resources import load_yaml
 from sa_align.retrieve.params import per_index
 
 NAME = "protocol"
@@ -94,12 +103,28 @@ def check_entity(name: str, index: RepoIndex, others: set[str] | None = None,
     return EntityCheck(name, hit[0] if hit else None, found, subs)
 
 
+@lru_cache(maxsize=1)
+def _absence() -> tuple[dict[str, float], frozenset[str]]:
+    """Confidence of absence per category, and the method entities that are baselines."""
+    data = load_yaml("protocol.yaml")
+    return {str(k): float(v) for k, v in data["absent_confidence"].items()}, frozenset(map(str, data["baselines"]))
+
+
+def absent_confidence(check: EntityCheck) -> float | None:
+    """How sure the entity's absence from code and config makes its absence from the work;
+    `None` when absence proves nothing (an unknown name, a technique, a split)."""
+    confidence, baselines = _absence()
+    if check.category == "method":
+        return confidence["baseline"] if _canon(check.name) in baselines else None
+    return confidence.get(check.category or "") if check.category in SUBSTITUTABLE else None
+
+
 def _entities_verdict(checks: list[EntityCheck]) -> Verdict | None:
     present = [c for c in checks if c.found]
     replaced = [c for c in checks if not c.found and c.substitutes]
-    # Only datasets and metrics are named the same way in code and prose; other absent
-    # names (a method family, a protocol phrase) prove nothing either way.
-    absent = [c for c in checks if not c.found and not c.substitutes and c.category in SUBSTITUTABLE]
+    # Only datasets, metrics and listed baselines are named the same way in code and prose;
+    # other absent names (a technique, a method family, a protocol phrase) prove nothing.
+    absent = [c for c in checks if not c.found and not c.substitutes and absent_confidence(c) is not None]
     if replaced:
         c = replaced[0]
         subs = ", ".join(f"{name} ({loc[0]}:{loc[1]})" for name, loc in c.substitutes[:3])
@@ -107,12 +132,13 @@ def _entities_verdict(checks: list[EntityCheck]) -> Verdict | None:
         where = f"only named ({c.named_at[0]}:{c.named_at[1]})" if c.named_at else "never used"
         return decide(NAME, Label.MISMATCHED, f"{c.name} is {where}; the code uses {subs} in its place",
                       confidence=SUBSTITUTABLE[c.category], certain=c.category == "dataset", evidence=ev)
-    checkable = [c for c in checks if c.category in SUBSTITUTABLE]
+    checkable = [c for c in checks if absent_confidence(c) is not None]
     if absent and len(absent) == len(checkable):
-        # Splits and method names are found everywhere; the datasets and metrics are the test.
+        # Splits and technique names are found everywhere; datasets, metrics and baselines are the test.
         names = ", ".join(c.name + (f" (only named at {c.named_at[0]}:{c.named_at[1]})" if c.named_at else "")
                           for c in absent)
-        return decide(NAME, Label.MISSING, f"no code or config uses {names}", confidence=0.75)
+        confidence = min(absent_confidence(c) or 0.0 for c in absent)
+        return decide(NAME, Label.MISSING, f"no code or config uses {names}", confidence=confidence)
     if present:
         ev = [line_span(*c.found) for c in present]
         names = ", ".join(f"{c.name} ({c.found[0]}:{c.found[1]})" for c in present)
@@ -168,4 +194,4 @@ def protocol_judge() -> StaticJudge:
     return StaticJudge(NAME, judge_protocol)
 
 
-__all__ = ["protocol_judge", "check_entity"]
+__all__ = ["absent_confidence", "check_entity", "protocol_judge"]

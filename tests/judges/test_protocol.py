@@ -108,3 +108,110 @@ async def test_dataset_only_named_and_nothing_loaded_is_missing(small):
     '''}
     verdict = judge_protocol(small(files).context(proto("p", ["CIFAR-10", "test"])))
     assert verdict.label == Label.MISSING
+
+
+BASELINE = proto("b", ["ResNet-50"])
+
+
+def _classifier(model: str) -> dict[str, str]:
+    return {
+        "train.py": f'''
+            import torch
+            from torchvision import datasets
+
+
+            def main(root):
+                data = datasets.CIFAR10(root, train=True)
+                model = {model}
+                return data, model
+        ''',
+        "README.md": "We compare with ResNet-50, which is not included here.\n",
+    }
+
+
+def test_a_baseline_named_nowhere_in_code_or_config_is_missing(small):
+    files = _classifier("torch.nn.Linear(3072, 10)  # TODO: a ResNet-50 baseline")
+    verdict = judge_protocol(small(files).context(BASELINE))
+    # The README and the comment name it; neither is code.
+    assert verdict.label == Label.MISSING and verdict.confidence < 0.75, verdict.reason
+    assert "ResNet-50" in verdict.reason
+
+
+def test_a_baseline_the_code_builds_is_aligned(small):
+    verdict = judge_protocol(small(_classifier("torchvision.models.resnet50(num_classes=10)")).context(BASELINE))
+    assert verdict.label == Label.ALIGNED
+
+
+def test_a_config_value_names_the_baseline(small):
+    files = {**_classifier("build(cfg)"), "config.yaml": "arch: resnet50\n"}
+    assert judge_protocol(small(files).context(BASELINE)).label == Label.ALIGNED
+
+
+def test_a_technique_named_nowhere_still_proves_nothing(small):
+    # EMA, label smoothing: code writes them too many ways for their absence to count.
+    verdict = judge_protocol(small(_classifier("torch.nn.Linear(3072, 10)")).context(proto("e", ["EMA"])))
+    assert verdict.abstained
+
+
+def test_dataset_and_baseline_both_absent_is_missing_at_the_baseline_confidence(small):
+    files = {"train.py": "def main():\n    return 0\n"}
+    dataset_only = judge_protocol(small(files).context(proto("d", ["CIFAR-10"])))
+    both = judge_protocol(small(files).context(proto("db", ["CIFAR-10", "ResNet-50"])))
+    assert dataset_only.label == both.label == Label.MISSING
+    assert both.confidence < dataset_only.confidence
+
+
+SEED_LOOPS = {
+    "range": '''
+        def main():
+            for seed in range(3):
+                run(seed)
+    ''',
+    "flag": '''
+        import argparse
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--repeats", type=int, default=3)  # a name no alias table knows
+            args = p.parse_args()
+            for run in range(args.repeats):
+                train(run)
+    ''',
+    "list": '''
+        def main():
+            seeds = [0, 1, 2]
+            return [train(s) for s in seeds]
+    ''',
+    "constant": '''
+        SEEDS = [0, 1, 2]
+
+
+        def main():
+            for i, seed in enumerate(SEEDS):
+                train(i, seed)
+    ''',
+}
+
+
+def test_seed_counts_are_read_from_loops_and_lists(small):
+    for form, code in SEED_LOOPS.items():
+        j = small({"train.py": code})
+        right = judge_protocol(j.context(proto("s", [], [Param(name="seeds", value=3)])))
+        wrong = judge_protocol(j.context(proto("s", [], [Param(name="seeds", value=5)])))
+        assert right.label == Label.ALIGNED, (form, right.reason)
+        assert wrong.label == Label.MISMATCHED and [e.path for e in wrong.evidence] == ["train.py"], (form, wrong.reason)
+
+
+def test_a_loop_over_something_else_states_no_count(small):
+    j = small({"train.py": "def main():\n    for epoch in range(3):\n        step(epoch)\n"})
+    assert judge_protocol(j.context(proto("s", [], [Param(name="seeds", value=5)]))).abstained
+
+
+def test_listed_baselines_and_count_loops_name_known_entities_and_parameters():
+    from sa_align.aliases import canonical_entity, canonical_param
+    from sa_align.resources import load_yaml
+
+    for name in load_yaml("protocol.yaml")["baselines"]:
+        assert canonical_entity(name) == ("method", name), name
+    assert all(canonical_param(p) == p for p in load_yaml("numeric.yaml")["count_loops"])

@@ -46,7 +46,8 @@
 
 ; Any right-hand side: the indexer keeps literal node types only. Listing them here
 ; as an alternation makes this one pattern cost a third of the whole query's time.
-(assignment left: [(identifier) (attribute)] @name right: (_) @literal) @value.assign
+; A subscript target counts only with a string key (`cfg["lr"] = 0.01`); the indexer checks the key.
+(assignment left: [(identifier) (attribute) (subscript)] @name right: (_) @literal) @value.assign
 
 (assignment
   left: [(pattern_list) (tuple_pattern)] @name
