@@ -62,12 +62,31 @@ def canonical(name: str, context: str | None = None) -> str:
 
 
 def fact_names(fact: ValueFact) -> set[str]:
-    """Every name a fact could be looked up by: its own and its key path's leaf."""
+    """Every name a fact could be looked up by: its own, its key path's leaf, and the parameter a
+    well-known call's argument sets (`StepLR(opt, 30, 0.1)`: 30 is the step size)."""
     names = {fact.name}
     leaf = fact.key_path.rsplit(".", 1)[-1] if fact.key_path else ""
     if leaf:
         names.add(leaf)
+    if fact.call and fact.source in ("kwarg", "positional") and (meant := call_argument(fact)):
+        names.add(meant)
     return {n for n in names if n}
+
+
+_POSITION = re.compile(r"\[(\d+)\]$")
+
+
+def call_argument(fact: ValueFact) -> str | None:
+    """The parameter `units/calls.yaml: call_arguments` says this call argument sets, if any."""
+    table = load_yaml("calls.yaml").get("call_arguments") or {}
+    callee = (fact.call or "").rsplit(".", 1)[-1]
+    args = table.get(callee)
+    if not args:
+        return None
+    m = _POSITION.search(fact.name) if fact.source == "positional" else None
+    key: int | str = int(m.group(1)) if m else fact.name
+    meant = args.get(key)
+    return str(meant) if meant else None
 
 
 def fact_context(fact: ValueFact) -> str:
