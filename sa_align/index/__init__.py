@@ -3,8 +3,9 @@
 Walks the repository (gitignore, vendored folders, binaries, size caps, symlinks
 kept inside the root), extracts facts per file with tree-sitter queries from
 `units/queries/` (symbols, literal values, calls, comments and strings, stub
-evidence), flattens config files, resolves calls across modules, and computes
-entry points and reachability. Per-file facts are cached by content hash.
+evidence, names read unbound, imports never read), flattens config files,
+resolves calls across modules, and computes entry points and reachability.
+Per-file facts are cached by content hash.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from sa_align.index.model import (
     StubFact,
     Symbol,
     TextFact,
+    UnboundName,
+    UnusedImport,
     ValueFact,
 )
 
@@ -33,6 +36,8 @@ __all__ = [
     "StubFact",
     "Symbol",
     "TextFact",
+    "UnboundName",
+    "UnusedImport",
     "ValueFact",
     "build_index",
 ]

@@ -169,6 +169,8 @@ def _assemble(root: Path, content: str, facts: list[FileFacts], skipped: list[Sk
         "calls": calls,
         "texts": [t for ff in facts for t in ff.texts],
         "stubs": [s for ff in facts for s in ff.stubs],
+        "unbound": [u for ff in facts for u in ff.unbound],
+        "unused_imports": [u for ff in facts for u in ff.unused_imports],
         "entry_points": eps,
         "reachable": reachable(calls, eps, facts),
     })

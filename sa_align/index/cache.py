@@ -30,6 +30,8 @@ from sa_align.index.model import (
     StubFact,
     Symbol,
     TextFact,
+    UnboundName,
+    UnusedImport,
     ValueFact,
 )
 
@@ -43,6 +45,8 @@ _LISTS: dict[str, type] = {
     "texts": TextFact,
     "stubs": StubFact,
     "entry_points": EntryPoint,
+    "unbound": UnboundName,
+    "unused_imports": UnusedImport,
 }
 
 
@@ -175,7 +179,8 @@ def pack_to_dict(entry_keys: list[str], index: RepoIndex, n_file_calls: int) -> 
 def pack_from_dict(pack: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
     """The RepoIndex fields of a pack, with the facts of its entries (one model build per kind)."""
     out: dict[str, Any] = {"files": [make_from(FileInfo, e["info"]) for e in entries]}
-    for name, cls in (("symbols", Symbol), ("values", ValueFact), ("texts", TextFact), ("stubs", StubFact)):
+    for name, cls in (("symbols", Symbol), ("values", ValueFact), ("texts", TextFact), ("stubs", StubFact),
+                      ("unbound", UnboundName), ("unused_imports", UnusedImport)):
         out[name] = make_many(cls, [d for e in entries for d in e[name]])
     calls = [d for e in entries for d in e["calls"]]
     resolved = pack["resolved"]

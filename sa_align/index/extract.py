@@ -52,6 +52,7 @@ def prepare() -> None:
     """Compile the Python query and load the pattern tables now (before forking workers, which inherit them)."""
     from sa_align.index.pyfacts import call_rules
     from sa_align.index.queries import parser, query, stub_patterns
+    from sa_align.index.scopes import rules
 
     try:
         query("python")
@@ -60,6 +61,7 @@ def prepare() -> None:
         return
     stub_patterns()
     call_rules()
+    rules()
 
 
 def extract_file(rel: str, data: bytes) -> FileFacts:

@@ -150,6 +150,35 @@ class StubFact(_Fact):
     """Short text: the TODO comment, the constant returned, the random call."""
 
 
+class UnboundName(_Fact):
+    """A name code reads that nothing binds (not a parameter, local, enclosing-function,
+    module or builtin name): running the read would raise NameError, the telltale of
+    a deleted definition or statement."""
+
+    name: str
+    """The name as written (`ratio`, `helper`)."""
+    path: str
+    """File path relative to the repository root."""
+    line: int
+    """First line (1-based) where the scope reads it."""
+    symbol: str
+    """Id of the function, method or class whose scope reads it (the module symbol id at top level;
+    a lambda or comprehension reads for the definition around it)."""
+
+
+class UnusedImport(_Fact):
+    """A name a file imports that no code of the file reads (outside `__init__.py`, `__all__` and `__future__`)."""
+
+    name: str
+    """Local name the import binds (`np` for `import numpy as np`, `Normal`)."""
+    imported: str
+    """What it imports, dotted and absolute (`numpy`, `torch.distributions.Normal`)."""
+    path: str
+    """File path relative to the repository root."""
+    line: int
+    """Line of the imported name (1-based; in a parenthesized `from` import, the name's own line)."""
+
+
 class EntryPoint(_Fact):
     """A way the repository is run."""
 
@@ -216,6 +245,12 @@ class FileFacts(_Fact):
     """Local name -> imported dotted name (`np` -> `numpy`, `Net` -> `models.net.Net`)."""
     entry_points: list[EntryPoint] = Field(default_factory=list)
     """Entry points declared in this file."""
+    unbound: list[UnboundName] = Field(default_factory=list)
+    """Names read that nothing binds, one per (symbol, name); none for a file that cannot be checked
+    (syntax errors, star imports, `exec`, writes through `globals()`, Python 2: `units/scopes.yaml`)."""
+    unused_imports: list[UnusedImport] = Field(default_factory=list)
+    """Imported names no code of the file reads, one per name; none where a string may name one
+    (`eval(...)`, `globals()[name]`)."""
 
 
 class RepoIndex(_Fact):
@@ -239,6 +274,10 @@ class RepoIndex(_Fact):
     """All placeholder evidence."""
     entry_points: list[EntryPoint] = Field(default_factory=list)
     """All entry points."""
+    unbound: list[UnboundName] = Field(default_factory=list)
+    """All names read that nothing binds (see `unbound_names()` and `unbound_in()`)."""
+    unused_imports: list[UnusedImport] = Field(default_factory=list)
+    """All imported names their file never reads."""
     reachable: list[str] = Field(default_factory=list)
     """Symbol ids reachable from some entry point over the call graph."""
     content_hash: str = ""
@@ -293,3 +332,20 @@ class RepoIndex(_Fact):
     @cached_property
     def reachable_set(self) -> frozenset[str]:
         return frozenset(self.reachable)
+
+    def unbound_names(self) -> dict[str, list[UnboundName]]:
+        """Name -> the places that read it unbound (`"helper" in index.unbound_names()`)."""
+        return self._unbound_by[0]
+
+    def unbound_in(self, symbol_id: str) -> list[UnboundName]:
+        """The names the scope of `symbol_id` (a function, method, class or module symbol) reads unbound."""
+        return self._unbound_by[1].get(symbol_id, [])
+
+    @cached_property
+    def _unbound_by(self) -> tuple[dict[str, list[UnboundName]], dict[str, list[UnboundName]]]:
+        by_name: dict[str, list[UnboundName]] = {}
+        by_symbol: dict[str, list[UnboundName]] = {}
+        for u in self.unbound:
+            by_name.setdefault(u.name, []).append(u)
+            by_symbol.setdefault(u.symbol, []).append(u)
+        return by_name, by_symbol

@@ -256,7 +256,7 @@ def imports(raw: list[Caps], module: str, is_package: bool) -> dict[str, str]:
             dotted = "".join(_text(caps["import.module"][0]).split())
             out[alias or dotted.split(".")[0]] = dotted if alias else dotted.split(".")[0]
             continue
-        base = _absolute("".join(_text(caps["import.from"][0]).split()), module, is_package)
+        base = absolute_module("".join(_text(caps["import.from"][0]).split()), module, is_package)
         if "import.wildcard" in caps:
             out[f"*{base}"] = base
         elif "import.name" in caps:
@@ -265,7 +265,8 @@ def imports(raw: list[Caps], module: str, is_package: bool) -> dict[str, str]:
     return out
 
 
-def _absolute(spec: str, module: str, is_package: bool) -> str:
+def absolute_module(spec: str, module: str, is_package: bool) -> str:
+    """`from <spec> import ...` as an absolute module name, for a file of `module`."""
     level = len(spec) - len(spec.lstrip("."))
     if not level:
         return spec

@@ -1,4 +1,5 @@
-"""Python facts through tree-sitter: symbols, calls, imports, values, texts, stubs.
+"""Python facts through tree-sitter: symbols, calls, imports, values, texts, stubs,
+names read unbound and imports never read (`scopes.py`).
 
 The repository's code is never imported or run, and the `ast` module is never
 used: one pass of the compiled `units/queries/python-*.scm` query yields all
@@ -9,17 +10,19 @@ recurses over the syntax tree (deeply nested code cannot hit the recursion limit
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from sa_align.index import pyfacts
+from sa_align.index import pyfacts, scopes
 from sa_align.index.fast import make, make_many
 from sa_align.index.model import EntryPoint, FileFacts, FileInfo, Symbol, TextFact
 from sa_align.index.queries import error_count, matches, parser, stub_patterns
 from sa_align.index.values import string_text
 
 MAX_TEXT = 500
+log = logging.getLogger(__name__)
 
 
 def module_name(rel: str) -> str:
@@ -59,6 +62,8 @@ class Collected:
     """(callee node, callee as written) of every call, for the argument walk of `pyfacts.values`."""
     standins: list[tuple[str, Node, str]] = field(default_factory=list)
     """(stand-in form, callee node, callee text) of calls whose callee produces stand-in values."""
+    scopes: list[tuple[str, Node]] = field(default_factory=list)
+    """(capture name, node) of the `@bind.*` and `@scope.*` matches of python-scopes.scm."""
     mains: list[Node] = field(default_factory=list)
     module_doc: Node | None = None
     errors: int = 0
@@ -69,7 +74,7 @@ def _node_text(node: Node) -> str:
 
 
 _KIND_PREFIXES = ("definition.", "decorated", "reference.call", "import.module", "import.from", "value.", "stub.",
-                  "text.comment", "text.string", "entry.main", "doc.module", "error")
+                  "text.comment", "text.string", "entry.main", "doc.module", "error", "bind.", "scope.")
 _PATTERN_KINDS: dict[str, dict[int, str]] = {}
 
 
@@ -153,6 +158,8 @@ def _dispatch(out: Collected, caps: dict[str, list[Node]], key: str) -> None:
         out.imports.append(caps)
     elif key.startswith("stub."):
         out.stubs.append((key, caps))
+    elif key[:5] == "bind." or key[:6] == "scope.":
+        out.scopes.append((key, caps[key][0]))
     elif key == "entry.main":
         out.mains.append(caps[key][0])
     elif key == "doc.module":
@@ -281,6 +288,12 @@ def extract_python(rel: str, source: bytes, kind: str = "python") -> FileFacts:
     owners, def_ids = _symbols(rel, col, n_lines)
     mod = module_name(rel)
     texts = _texts(rel, col, owners)
+    try:
+        unbound, unused = scopes.scope_facts(rel, source, tree.root_node, col, owners, def_ids,
+                                             notebook=kind == "notebook", module=mod)
+    except Exception as exc:  # these two facts must never cost the file its other facts
+        log.warning("no scope facts for %s: %s: %s", rel, type(exc).__name__, exc)
+        unbound, unused = [], []
     facts = make(FileFacts, 
         info=make(FileInfo, path=rel, kind=kind, language="python", sha256="", size=len(source),
                                       lines=n_lines, parse_errors=col.errors),
@@ -296,6 +309,8 @@ def extract_python(rel: str, source: bytes, kind: str = "python") -> FileFacts:
                  target=None)
             for m in col.mains
         ],
+        unbound=unbound,
+        unused_imports=unused,
     )
     return facts
 
