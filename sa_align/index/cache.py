@@ -35,7 +35,7 @@ from sa_align.index.model import (
     ValueFact,
 )
 
-INDEX_FORMAT = 6
+INDEX_FORMAT = 7
 """Bump whenever extraction or the stored shape changes."""
 
 _LISTS: dict[str, type] = {
