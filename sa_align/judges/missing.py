@@ -14,7 +14,9 @@ and config file (prose and comments do not count):
   repository, its first compound hint (`clipped_surrogate`, `GroupNorm`)
   and at least half of its compound hints occur in no code or config file,
   and at most a third of its distinctive claim words do;
-- protocol units with entities are left to the protocol judge.
+- protocol units with entities are left to the protocol judge;
+- any non-numerical unit whose results are read but never defined while the
+  code it names is gone (`dangling.py`) is missing, certainly.
 
 When in doubt it abstains: a unit set under an unknown name is better left
 undecided than called missing.
@@ -163,9 +165,13 @@ def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
 
 
 def judge_missing(ctx: JudgeContext) -> Verdict:
+    from sa_align.judges.dangling import dangling
+
     vocab = code_vocab(ctx.index)
     if ctx.unit.kind == UnitKind.NUMERICAL:
         return _numerical(ctx, vocab)
+    if (verdict := dangling(ctx)) is not None:
+        return verdict
     if ctx.unit.kind == UnitKind.PROTOCOL and ctx.unit.entities:
         return abstain(NAME, "protocol entities are checked by the protocol judge")
     if ctx.unit.kind == UnitKind.PROTOCOL and ctx.unit.params:
