@@ -6,7 +6,8 @@ even though its code is intact. By the label definitions such code is
 `stubbed` (a real implementation nothing reachable calls), so the generator
 must know it when it sets the gold of the other units.
 
-The computation is syntactic and independent of the index the judges use: a
+The computation is syntactic and independent of the index the judges use (only
+the fixpoint itself, `dead.dead_among`, is shared): a
 function is dead when every identifier spelling its name (outside its own
 body, its definition and imports) lies inside another dead function, as a
 fixpoint; module- and class-level code always runs. Only names defined once in
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sa_align.bench import syntax as sx
+from sa_align.judges.dead import dead_among
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -72,16 +74,7 @@ def _dead(texts: dict[str, str]) -> tuple[set[tuple[str, str]], dict[tuple[str, 
     by_path: dict[str, list[_Def]] = defaultdict(list)
     for d in defs.values():
         by_path[d.path].append(d)
-    users = _users(trees, defs, counts, by_path)
-    dead: set[tuple[str, str]] = set()
-    changed = True
-    while changed:
-        changed = False
-        for key, owners in users.items():
-            if key not in dead and all(o is not None and o in dead for o in owners):
-                dead.add(key)
-                changed = True
-    return dead, defs
+    return dead_among(_users(trees, defs, counts, by_path)), defs
 
 
 def _users(trees, defs, counts, by_path) -> dict[tuple[str, str], set[tuple[str, str] | None]]:

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.evidence import docstring_lines, strip_comment
@@ -89,6 +91,23 @@ def _inside(sym: Symbol, path: str, line: int) -> bool:
     return sym.path == path and sym.start_line <= line <= sym.end_line
 
 
+K = TypeVar("K", bound=Hashable)
+
+
+def dead_among(users: Mapping[K, set[K | None]]) -> set[K]:
+    """The keys whose every user is itself dead (`None`: code that always runs), as a fixpoint:
+    nothing uses a key, or only keys already dead do."""
+    dead: set[K] = set()
+    changed = True
+    while changed:
+        changed = False
+        for key, owners in users.items():
+            if key not in dead and all(o is not None and o in dead for o in owners):
+                dead.add(key)
+                changed = True
+    return dead
+
+
 def build_dead_code(index: RepoIndex) -> DeadCode:
     if not index.entry_points or not index.reachable:
         return DeadCode(frozenset(), {})
@@ -98,14 +117,7 @@ def build_dead_code(index: RepoIndex) -> DeadCode:
     owners: dict[str, set[str | None]] = {}
     for sid, sym in pool.items():
         owners[sid] = {_owner(functions[p], ln) for p, ln in refs.get(sym.name, []) if not _inside(sym, p, ln)}
-    dead: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for sid, users in owners.items():
-            if sid not in dead and all(u is not None and u in dead for u in users):
-                dead.add(sid)
-                changed = True
+    dead = dead_among(owners)
     callers = {sid: tuple(sorted(u for u in owners[sid] if u is not None)) for sid in dead}
     return DeadCode(frozenset(dead), callers)
 
@@ -115,4 +127,4 @@ def dead_code(index: RepoIndex) -> DeadCode:
     return per_index(index, "dead-code", build_dead_code)
 
 
-__all__ = ["DeadCode", "IMPLICIT", "dead_code"]
+__all__ = ["DeadCode", "IMPLICIT", "dead_among", "dead_code"]
