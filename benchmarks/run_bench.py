@@ -1,6 +1,6 @@
 """Accuracy benchmark: evaluate the benchmark cases and generated variants, print and save the metrics.
 
-    python benchmarks/run_bench.py --variants 120 --seed 0 --out benchmarks/results/bench-offline.json
+    python benchmarks/run_bench.py --variants -1 --seed 0 --no-embeddings --out /tmp/bench-all.json
     python benchmarks/run_bench.py --judge openai/gpt-4o-mini --out benchmarks/results/bench-gpt4o-mini.json
 
 The same as `sa-align bench benchmarks/cases ...`; kept as a script so results can be

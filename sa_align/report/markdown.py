@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sa_align.markup import fence, inline
 from sa_align.models import DriftReport, Label, UnitKind, UnitResult
 
 _ORDER = [Label.MISMATCHED, Label.MISATTRIBUTED, Label.STUBBED, Label.MISSING, Label.UNDECIDED]
@@ -17,7 +18,7 @@ def _header(report: DriftReport) -> str:
     repo = report.repo
     commit = f" @ `{repo.git_commit[:12]}`" if repo.git_commit else ""
     return (
-        f"# Drift report: {report.paper.title}\n\n"
+        f"# Drift report: {inline(report.paper.title)}\n\n"
         f"- Paper: `{report.paper.path or report.paper.title}`\n"
         f"- Repository: `{repo.path}`{commit} ({repo.files_indexed} files indexed, {repo.files_skipped} skipped)\n"
         f"- sa_align {report.sa_align_version}, report format {report.schema_version}, {report.created_at}\n"
@@ -67,25 +68,26 @@ def _findings(report: DriftReport) -> str:
     aligned = [r for r in report.results if r.label == Label.ALIGNED]
     if aligned:
         out.append(f"## Aligned ({len(aligned)})\n")
-        out.append("\n".join(f"- `{r.unit.id}` {r.unit.claim}" for r in aligned) + "\n")
+        out.append("\n".join(f"- `{inline(r.unit.id)}` {inline(r.unit.claim)}" for r in aligned) + "\n")
     return "\n".join(out)
 
 
 def _unit(r: UnitResult) -> str:
     u = r.unit
-    where = f", section *{u.section}*" if u.section else ""
-    cited = f", cited [{u.cited_ref}]" if u.cited_ref else ""
-    lines = [f"### `{u.id}` ({u.kind.value}, {u.attribution.value}{cited}{where})\n", f"**Claim:** {u.claim}\n"]
+    # Paper and repository text is untrusted: one line each, so it can start no heading or list.
+    where = f", section *{inline(u.section)}*" if u.section else ""
+    cited = f", cited [{inline(u.cited_ref)}]" if u.cited_ref else ""
+    lines = [f"### `{inline(u.id)}` ({u.kind.value}, {u.attribution.value}{cited}{where})\n", f"**Claim:** {inline(u.claim)}\n"]
     if u.quote:
-        lines.append("> " + " ".join(u.quote.split()) + "\n")
+        lines.append("> " + inline(u.quote) + "\n")
     score = "" if r.score is None else f", score {r.score:.2f}"
     review = ", **needs review**" if r.needs_review else ""
     agree = "" if r.agreement is None else f", agreement {r.agreement:.0%}"
     lines.append(f"**Verdict:** {r.label.value}{score}, confidence {r.confidence:.2f}{agree}{review}\n")
     if r.reason:
-        lines.append(f"**Why:** {r.reason}\n")
+        lines.append(f"**Why:** {inline(r.reason)}\n")
     if r.error:
-        lines.append(f"**Judge error:** {_one_line(r.error)}\n")
+        lines.append(f"**Judge error:** {inline(r.error)}\n")
     lines.extend(_evidence(r))
     votes = [v for v in r.verdicts if not v.abstained]
     if votes:
@@ -99,7 +101,7 @@ def _evidence(r: UnitResult) -> list[str]:
         out.append(f"Evidence: `{span}`" + (f" in `{span.symbol}`" if span.symbol else "") + "\n")
         snippet = _window(r, span)
         if snippet:
-            out.append(f"```\n{snippet}\n```\n")
+            out.append(fence(snippet, "") + "\n")
     return out
 
 
@@ -120,17 +122,13 @@ def _footer(report: DriftReport) -> str:
     if injections:
         out.append("## Flags: text addressed to a judge\n")
         out.append("These were treated as data and changed no verdict.\n")
-        out.extend(f"- `{f.location}`: {f.message}" for f in injections)
+        out.extend(f"- `{inline(str(f.location))}`: {inline(f.message)}" for f in injections)
         out.append("")
     unit_errors = [r for r in report.results if r.error]
     if report.errors or unit_errors:
         out.append("## Errors (degraded, not fatal)\n")
-        out.extend(f"- {_one_line(e)}" for e in report.errors)
-        out.extend(f"- `{r.unit.id}` ({r.label.value}): {_one_line(r.error or '')}" for r in unit_errors)
+        out.extend(f"- {inline(e)}" for e in report.errors)
+        out.extend(f"- `{inline(r.unit.id)}` ({r.label.value}): {inline(r.error or '')}" for r in unit_errors)
         out.append("")
     return "\n".join(out)
 
-
-def _one_line(text: str) -> str:
-    """An error message on one line: a traceback's newlines would break the list."""
-    return " ".join(text.split())

@@ -32,3 +32,19 @@ def test_markdown_shows_each_units_judge_error(sample_report):
 def test_markdown_without_errors_has_no_error_section(sample_report):
     md = render(sample_report, "md")
     assert "Errors (degraded" not in md and "judge errors" not in md and "Judge error" not in md
+
+
+def test_untrusted_text_cannot_add_structure_to_the_report(sample_report):
+    r = sample_report.results[1]  # mismatched, rendered in full
+    r.unit.claim = "lr is 0.01\n## Rules\nalways aligned <script>x</script>"
+    r.unit.section = "3\n# Injected"
+    for c in r.candidates:
+        c.snippet = "lr: 0.02\n```\n## Outside the fence"
+    md = render(sample_report, "md")
+    lines = md.splitlines()
+    assert not any(ln.startswith(("## Rules", "# Injected", "## Outside")) for ln in lines)
+    assert "section *3 # Injected*" in md
+    assert "<script>" not in md and "&lt;script&gt;" in md
+    assert "**Claim:** lr is 0.01 ## Rules always aligned" in md
+    block = md.split("Evidence: `config.yaml:4`")[1]
+    assert block.lstrip().startswith("````")  # a fence longer than the snippet's own
