@@ -40,6 +40,7 @@ _PREFIXES = ("initial", "init", "base", "peak", "default", "global", "adam", "op
              "opt", "train", "training", "the", "total", "sgd", "model", "num", "n", "hparams", "args")  # fmt: skip
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_key(name: str) -> str:
     """Lookup key of a parameter name: ASCII, lowercase, no separators (`Learning-Rate` -> `learningrate`)."""
     s = str(name).strip().strip("$`'\"").lstrip("-")

@@ -22,6 +22,7 @@ Comparison policy of `values_equal` (percent awareness):
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 import re
 from dataclasses import dataclass
 
@@ -188,11 +189,17 @@ def find_quantities(text: str, start: int = 0, end: int | None = None) -> list[t
 def _as_quantity(x: object) -> Quantity | str | bool | None:
     if isinstance(x, Quantity) or isinstance(x, bool):
         return x
-    if isinstance(x, (int, float)):
-        return Quantity(float(x), float(x), None, False, str(x), isinstance(x, int))
-    if isinstance(x, str):
-        return parse_quantity(x) or x
+    if isinstance(x, (int, float, str)):
+        return _scalar_quantity(type(x), x)
     return None
+
+
+@lru_cache(maxsize=1 << 16)
+def _scalar_quantity(kind: type, x: int | float | str) -> Quantity | str:
+    # The type is part of the key: `1 == 1.0 == True` would otherwise share an entry.
+    if kind is str:
+        return parse_quantity(x) or x  # type: ignore[arg-type]
+    return Quantity(float(x), float(x), None, False, str(x), kind is int)
 
 
 def _close(a: float, b: float, rel_tol: float) -> bool:

@@ -263,7 +263,8 @@ def _decide_sites(
         # Not certain: the body may compute the same thing another way.
         note = _say(p, ignored, "declares") + "; the function never reads it, so the declared value takes no effect"
         return ParamDecision(p, Label.MISMATCHED, 0.6, False, [c.fact for c in ignored], note)
-    d = _decide_checks(p, [c for c in checks if c not in ignored], words)
+    skip = {id(c) for c in ignored}  # identity: comparing sites field by field is quadratic on big repos
+    d = _decide_checks(p, [c for c in checks if id(c) not in skip], words)
     d.note += f"; defaults the function never reads are left out ({_sites(ignored)})"
     return d
 
@@ -364,11 +365,9 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     label, conf, certain, facts, note = combine(decisions)
     if label is None:
         return abstain(NAME, note)
-    evidence: list[CodeSpan] = []
-    for f in facts:
-        span = line_span(f.path, f.line)
-        if span not in evidence:
-            evidence.append(span)
+    # `decide` keeps ten spans; one per line, first seen first.
+    lines = list(dict.fromkeys((f.path, f.line) for f in facts))[:10]
+    evidence: list[CodeSpan] = [line_span(path, line) for path, line in lines]
     return decide(NAME, label, note, confidence=conf, certain=certain, evidence=evidence)
 
 

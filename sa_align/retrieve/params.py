@@ -101,6 +101,8 @@ class ParamIndex:
     by_name: dict[str, list[ValueFact]] = field(default_factory=dict)
     facts: list[ValueFact] = field(default_factory=list)
     _positions: dict[int, int] | None = field(default=None, repr=False)
+    _by_key: tuple[dict[str, list[ValueFact]], dict[str, list[ValueFact]]] | None = field(default=None, repr=False)
+    _values: tuple[dict[tuple[type, Any], list[ValueFact]], list[ValueFact]] | None = field(default=None, repr=False)
 
     def _position(self, fact: ValueFact) -> int:
         """Index of `fact` in `facts` (built on first use)."""
@@ -137,20 +139,36 @@ class ParamIndex:
         literal passed to a hinted callee (`RandomHorizontalFlip(p=0.5)`). Test files are ignored."""
         keys = {norm_name(h.rsplit(".", 1)[-1]) for h in hints if re.fullmatch(r"[\w.]+", h.strip())}
         keys.discard("")
+        by_name, by_callee = self._name_keys()
+        named = {id(f): f for k in keys if len(k) >= 3 for f in by_name.get(k, [])}
         by_call: dict[tuple[str, int, str], list[ValueFact]] = {}
-        out: list[ValueFact] = []
-        for f in self.facts:
-            if is_test_path(f.path):
-                continue
-            names = {norm_name(n) for n in fact_names(f)}
-            if any(len(k) >= 3 and k in keys for k in names):
-                out.append(f)
-            elif f.call and f.source in ("kwarg", "positional") and norm_name(f.call.rsplit(".", 1)[-1]) in keys:
-                by_call.setdefault((f.path, f.line, f.call), []).append(f)
+        for k in keys:
+            for f in by_callee.get(k, []):
+                if id(f) not in named:
+                    by_call.setdefault((f.path, f.line, f.call or ""), []).append(f)
+        out = list(named.values())
         for group in by_call.values():
-            named = [f for f in group if {norm_name(n) for n in fact_names(f)} & keys]
-            out.extend(group if len(group) == 1 else named)
+            # Among several literals of a hinted call, only the ones a hint names (`p` of `Dropout`).
+            out.extend(group if len(group) == 1 else [f for f in group if self._keys_of(f) & keys])
         return sorted({id(f): f for f in out}.values(), key=lambda f: (f.path, f.line))
+
+    def _keys_of(self, fact: ValueFact) -> set[str]:
+        return {norm_name(n) for n in fact_names(fact)}
+
+    def _name_keys(self) -> tuple[dict[str, list[ValueFact]], dict[str, list[ValueFact]]]:
+        """Non-test facts by the plain key of each of their names, and call arguments by callee key (built once)."""
+        if self._by_key is None:
+            by_name: dict[str, list[ValueFact]] = {}
+            by_callee: dict[str, list[ValueFact]] = {}
+            for f in self.facts:
+                if is_test_path(f.path):
+                    continue
+                for k in self._keys_of(f):
+                    by_name.setdefault(k, []).append(f)
+                if f.call and f.source in ("kwarg", "positional"):
+                    by_callee.setdefault(norm_name(f.call.rsplit(".", 1)[-1]), []).append(f)
+            self._by_key = (by_name, by_callee)
+        return self._by_key
 
     def value_matches(self, param: Param, rel_tol: float) -> list[ValueFact]:
         """Facts (any name) whose value equals the param's stated value in some notation."""
@@ -159,15 +177,27 @@ class ParamIndex:
         wanted = [param.value] if param.value is not None else list(param.values)
         if not wanted or all(isinstance(w, bool) for w in wanted):
             return []
-        out = []
-        for f in self.facts:
-            if isinstance(f.value, (int, float, str)) and not isinstance(f.value, bool):
-                if any(values_equal(f.value, w, rel_tol) for w in wanted if not isinstance(w, bool)):
-                    out.append(f)
-            elif isinstance(f.value, list) and param.values and len(f.value) == len(param.values):
-                if all(values_equal(a, b, rel_tol) for a, b in zip(f.value, param.values)):
-                    out.append(f)
-        return out
+        scalars, lists = self._by_value()
+        # Compare each distinct literal once: a large repository repeats a few hundred values.
+        hits = {key for key in scalars if any(values_equal(key[1], w, rel_tol) for w in wanted if not isinstance(w, bool))}
+        chosen = {id(f) for key in hits for f in scalars[key]}
+        if param.values:
+            chosen |= {id(f) for f in lists if len(f.value) == len(param.values)
+                       and all(values_equal(a, b, rel_tol) for a, b in zip(f.value, param.values))}
+        return [f for f in self.facts if id(f) in chosen]
+
+    def _by_value(self) -> tuple[dict[tuple[type, Any], list[ValueFact]], list[ValueFact]]:
+        """Scalar facts grouped by (type, value), and list facts (built once)."""
+        if self._values is None:
+            scalars: dict[tuple[type, Any], list[ValueFact]] = {}
+            lists: list[ValueFact] = []
+            for f in self.facts:
+                if isinstance(f.value, (int, float, str)) and not isinstance(f.value, bool):
+                    scalars.setdefault((type(f.value), f.value), []).append(f)
+                elif isinstance(f.value, list):
+                    lists.append(f)
+            self._values = (scalars, lists)
+        return self._values
 
 
 _COMMON_VALUES = {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 10.0, 100.0, 0.5, 0.1, 0.01, -1.0}
