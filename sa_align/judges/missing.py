@@ -25,39 +25,18 @@ undecided than called missing.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
 from sa_align.judges.evidence import CodeVocab, code_vocab
-from sa_align.models import Label, Param, Unit, UnitKind, Verdict
-from sa_align.resources import load_yaml
+from sa_align.judges.words import distinctive_words, generic_words, root
+from sa_align.models import Label, Param, UnitKind, Verdict
 from sa_align.retrieve.params import canonical, distinctive, param_index, per_index
 from sa_align.retrieve.text import tokenize
 
 NAME = "missing"
+# `generic_words`, `root` and `distinctive_words` live in `words.py`; re-exported for older callers.
+__all__ = ["distinctive_words", "generic_words", "judge_missing", "missing_judge", "root"]
 MIN_HINT_SUBSTRING = 4
-
-
-@lru_cache(maxsize=1)
-def generic_words() -> frozenset[str]:
-    return frozenset(tokenize(" ".join(str(w) for w in load_yaml("retrieval.yaml")["generic_words"])))
-
-
-def root(word: str) -> str:
-    """A crude stem so prose and identifiers meet: `normalized`/`normalize` -> `normaliz`, `cropped` -> `crop`."""
-    for suffix in ("ization", "ation", "ing", "ed", "es", "e", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
-        word = word[:-1]
-    return word
-
-
-def distinctive_words(unit: Unit) -> set[str]:
-    """Stems of claim, quote and step words that would show up in an implementation of this claim."""
-    words = set(tokenize(f"{unit.claim} {unit.quote} {' '.join(unit.order)}")) - generic_words()
-    return {root(w) for w in words if len(w) >= 4 and not w.isdigit()}
 
 
 def _code_roots(ctx: JudgeContext, vocab: CodeVocab) -> frozenset[str]:
