@@ -5,10 +5,18 @@ A function can be mostly real while the part a claim needs is left undone:
     # TODO: not implemented yet
     self.reverse_variance = None
 
-The block is the marker comment plus the placeholder statements right after it
-(`x = None`, `pass`, `...`, `return None`). It belongs to a unit when one of
-the names it leaves unset is one of the unit's hints, or when every word of
-the name is a specific word of the claim or quote.
+The block is a deferring marker comment (`units/stubs.yaml`, `defers: true`)
+plus the placeholder statements right after it (`x = None`, `pass`, `...`,
+`return None`). A name it leaves unset counts only when no other code gives it
+a value: `self.optimizer = None` in `__init__` beside a `setup()` that builds it
+is a declaration (attributes: `self.x = ...` in the same class, its bases or
+subclasses, or `obj.x = ...` anywhere; locals: a later assignment in the same
+function, since an earlier one is what the `= None` overwrites). A block without unset names (a bare `pass`)
+counts only at the top level of the function body: inside an `if` or a loop it
+is an edge case handled, and an `except` body is never one (the fallback when
+an optional import fails). It belongs to a unit when one of the names it leaves
+unset is one of the unit's hints, or when every word of the name is a specific
+word of the claim or quote.
 """
 
 from __future__ import annotations
@@ -19,15 +27,19 @@ from dataclasses import dataclass
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, Symbol, TextFact
 from sa_align.judges.base import JudgeContext, decide, line_span
+from sa_align.judges.classes import hierarchy
 from sa_align.judges.ownership import candidate_functions, unit_hints
+from sa_align.judges.placeholders import defers, function_node
+from sa_align.judges.words import generic_words
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import per_index
 from sa_align.retrieve.text import tokenize
 
 NAME = "stub"
-DEFERRING_MARKERS = {"TODO", "FIXME", "XXX", "not-implemented", "implement-later", "placeholder", "stub"}
 MAX_BLOCK_LINES = 8
+MIN_COMMENT_WORD = 3
+"""Shortest comment word that can tie a bare block to a claim (not `f`, `1` of "F1")."""
 MIN_NAMED_KEY = 4
 """Shortest hint part that names a deferred value outside the candidates (`accs`, not `x`)."""
 _TARGET = r"[\w.\[\]\"']+"
@@ -54,7 +66,7 @@ def _markers(index: RepoIndex) -> dict[str, list[TextFact]]:
     def build(ix: RepoIndex) -> dict[str, list[TextFact]]:
         out: dict[str, list[TextFact]] = {}
         for t in ix.texts:
-            if t.kind == "comment" and t.marker in DEFERRING_MARKERS:
+            if t.kind == "comment" and t.marker and defers(t.text):
                 out.setdefault(t.path, []).append(t)
         return out
 
@@ -63,14 +75,117 @@ def _markers(index: RepoIndex) -> dict[str, list[TextFact]]:
 
 def _block_at(index: RepoIndex, sym: Symbol, t: TextFact) -> DeferredBlock | None:
     unset, empty = [], False
-    for line in index.lines(sym.path, t.line + 1, min(sym.end_line, t.line + MAX_BLOCK_LINES)):
+    for no, line in enumerate(index.lines(sym.path, t.line + 1, min(sym.end_line, t.line + MAX_BLOCK_LINES)), t.line + 1):
         if m := _NONE_ASSIGN.match(line):
-            unset += [re.split(r"[.\[]", part.strip().strip("\"'"))[-1].strip("\"']") for part in m.group(1).split(",")]
+            for part in m.group(1).split(","):
+                name = re.split(r"[.\[]", part.strip().strip("\"'"))[-1].strip("\"']")
+                if not _set_elsewhere(index, name, "." in part, sym, no):
+                    unset.append(name)
         elif _EMPTY.match(line):
             empty = True
         else:
             break
-    return DeferredBlock(sym, t.line, t.text, unset) if unset or empty else None
+    if not unset and not (empty and _top_level(index, sym, t)):
+        return None
+    if _position(index, sym, t) == "except":
+        return None  # the fallback when something optional is unavailable
+    return DeferredBlock(sym, t.line, t.text, unset)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _top_level(index: RepoIndex, sym: Symbol, t: TextFact) -> bool:
+    """True when the marker sits at the top level of the function body (not in an `if`, loop or `try`)."""
+    node = function_node(index, sym)
+    body = node.child_by_field_name("body") if node is not None else None
+    line = index.lines(sym.path, t.line, t.line)
+    return body is not None and bool(line) and _indent(line[0]) == body.start_point[1]
+
+
+def _position(index: RepoIndex, sym: Symbol, t: TextFact) -> str | None:
+    """The keyword of the innermost statement header around the marker (`except`, `if`, `def`, ...)."""
+    lines = index.lines(sym.path, sym.start_line, t.line)
+    if not lines:
+        return None
+    depth = _indent(lines[-1])
+    for line in reversed(lines[:-1]):
+        code = line.strip()
+        if code and not code.startswith("#") and _indent(line) < depth:
+            return code.split(None, 1)[0].rstrip(":")
+    return None
+
+
+# Targets of an assignment (`a, self.b[0] = ...`, `x: int = ...`, `n += 1`) and what is assigned.
+_ASSIGN = re.compile(r"^\s*([\w.\[\]\"', *]+?)\s*(?::[^=]+)?(?:[-+*/%&|^@]|//|\*\*|>>|<<)?=(?!=)\s*(.*)$")
+_LOOP_TARGET = re.compile(r"^\s*(?:async\s+)?for\s+([\w, ]+?)\s+in\b|\bas\s+(\w+)\s*[:,)]")
+
+
+def _assignments(index: RepoIndex) -> tuple[dict[str, list[tuple[str, int, bool]]], dict[tuple[str, str], set[int]]]:
+    """Where names get real values: attribute name -> (path, line, through `self`) of `.name = ...`,
+    and (path, local name) -> lines of `name = ...`, `for name in`, `as name`. `= None` sets
+    nothing, and neither does an update of the name from itself (`loss = loss + reg`, `n += 1`)."""
+
+    def build(ix: RepoIndex) -> tuple[dict[str, list[tuple[str, int, bool]]], dict[tuple[str, str], set[int]]]:
+        attrs: dict[str, list[tuple[str, int, bool]]] = {}
+        local: dict[tuple[str, str], set[int]] = {}
+        for info in ix.files:
+            if info.kind not in ("python", "notebook"):
+                continue
+            for no, line in enumerate(ix.file_text(info.path).splitlines(), 1):
+                for name, owner in _targets(line[:2000]):
+                    if owner is None:
+                        local.setdefault((info.path, name), set()).add(no)
+                    else:
+                        attrs.setdefault(name, []).append((info.path, no, owner == "self"))
+        return attrs, local
+
+    return per_index(index, "block-assignments", build)
+
+
+def _targets(line: str) -> list[tuple[str, str | None]]:
+    """(name, object it is an attribute of, or `None` for a plain name) for each name the line
+    gives a real value."""
+    out: list[tuple[str, str | None]] = []
+    if m := _LOOP_TARGET.search(line):
+        out += [(n.strip(), None) for n in (m.group(1) or m.group(2)).split(",") if n.strip()]
+    m = _ASSIGN.match(line)
+    if m is None or not m.group(2).strip() or re.fullmatch(r"None\s*(#.*)?", m.group(2).strip()):
+        return out
+    for part in m.group(1).split(","):
+        target = part.strip().lstrip("*").split("[", 1)[0]
+        owner, _, name = target.rpartition(".")
+        # An update from itself (`self.x = self.x * 2`, `loss = loss + reg`) does not give the name a value.
+        itself = rf"\.{re.escape(name)}\b" if owner else rf"(?<![.\w]){re.escape(name)}\b"
+        if name.isidentifier() and not re.search(itself, m.group(2)):
+            out.append((name, owner or None))
+    return out
+
+
+def _set_elsewhere(index: RepoIndex, name: str, attribute: bool, sym: Symbol, line: int) -> bool:
+    """True when other code gives `name` a value, so the `= None` only declares it: for an
+    attribute, `self.name = ...` in the same class (its bases and subclasses too) or `obj.name = ...`
+    anywhere; for a local, a later assignment in the same function."""
+    attrs, local = _assignments(index)
+    if not attribute:
+        return any(line < no <= sym.end_line for no in local.get((sym.path, name), ()))
+    related = _related_lines(index, sym)
+    return any((path, no) != (sym.path, line) and (not through_self or (path, no) in related)
+               for path, no, through_self in attrs.get(name, ()))
+
+
+def _related_lines(index: RepoIndex, sym: Symbol) -> set[tuple[str, int]]:
+    """(path, line) of the class around `sym`, of its repository bases and of its subclasses."""
+    cls = index.symbol_by_id.get(sym.parent) if sym.parent else None
+    if cls is None or cls.kind != "class":
+        return {(sym.path, no) for no in range(sym.start_line, sym.end_line + 1)}
+    classes = hierarchy(index)
+    out: set[tuple[str, int]] = set()
+    for cid in {cls.id} | classes.ancestors(cls.id) | classes.subclasses(cls.id):
+        c = index.symbol_by_id[cid]
+        out.update((c.path, no) for no in range(c.start_line, c.end_line + 1))
+    return out
 
 
 def deferred_blocks(index: RepoIndex, sym: Symbol) -> list[DeferredBlock]:
@@ -96,8 +211,6 @@ def all_deferred_blocks(index: RepoIndex) -> list[DeferredBlock]:
 
 def _belongs(ctx: JudgeContext, block: DeferredBlock) -> str | None:
     """The unit's word the block leaves undone, if any."""
-    from sa_align.judges.missing import generic_words
-
     keys = {h.key for h in unit_hints(ctx) if h.key}
     # Words of the claim itself: a hint's inner words (`variance` of `p_mean_variance`) name another thing.
     terms = set(tokenize(f"{ctx.unit.claim} {ctx.unit.quote}")) - generic_words()
@@ -110,7 +223,7 @@ def _belongs(ctx: JudgeContext, block: DeferredBlock) -> str | None:
         # A bulk `features, labels, idx_train = None` is about the unit only when most of it is.
         return mine[0] if 2 * len(mine) > len(block.unset) else None
     # A bare `pass` says nothing by itself: the comment must name what is left undone.
-    words = set(tokenize(block.comment)) - generic_words()
+    words = {w for w in tokenize(block.comment) if len(w) >= MIN_COMMENT_WORD and not w.isdigit()} - generic_words()
     shared = (words & keys) | (words & terms if len(words & terms) >= 2 else set())
     return min(shared) if shared else None
 

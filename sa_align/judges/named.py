@@ -13,8 +13,12 @@ A hint that spells a definition (`reset_lora_parameters`, `BasicBlock.forward`,
   the unit may live in the intact rest, which the method-level rule decides.
 
 A single-word hint (`normalize`) names a definition only when the repository
-defines that name once; a name defined again by a real function elsewhere (a
-duplicate module) is not the one that runs, so it never counts.
+defines that name once. A placeholder with an intact namesake is not the one
+that runs, so it never counts: a real function of the same name or a method of
+the same qualified name elsewhere (a duplicate or legacy module), a same-named
+method of another class carrying every hint the placeholder carries (a null
+object beside the real logger), or another intact definition that one of its
+hints names too (a compound hint `linear_warmup` naming `linear_warmup_factor`).
 """
 
 from __future__ import annotations
@@ -24,9 +28,12 @@ from collections import defaultdict
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, StubFact, Symbol
 from sa_align.judges.base import JudgeContext
-from sa_align.judges.ownership import Hint, candidate_functions, hint_in_repo, owns, support, unit_hints
 from sa_align.judges.blocks import deferred_blocks
-from sa_align.judges.placeholders import IN_BODY, placeholder, stub_verdict
+from sa_align.judges.classes import methods_by_class
+from sa_align.judges.ownership import (
+    Hint, candidate_functions, claim_text, hint_in_repo, intact_twin, owns, support, unit_hints,
+)
+from sa_align.judges.placeholders import IN_BODY, declaration_only, placeholder, stub_verdict
 from sa_align.models import Verdict
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import per_index
@@ -58,14 +65,7 @@ def _by_word(index: RepoIndex) -> dict[str, list[Symbol]]:
 
 
 def _methods(index: RepoIndex, cls: Symbol) -> list[Symbol]:
-    def build(ix: RepoIndex) -> dict[str, list[Symbol]]:
-        out: dict[str, list[Symbol]] = defaultdict(list)
-        for sym in ix.symbols:
-            if sym.kind == "method" and sym.parent:
-                out[sym.parent].append(sym)
-        return dict(out)
-
-    return per_index(index, "methods-by-class", build).get(cls.id, [])
+    return methods_by_class(index).get(cls.id, [])
 
 
 def named_definitions(index: RepoIndex, hint: Hint) -> list[Symbol]:
@@ -87,10 +87,10 @@ def named_hints(index: RepoIndex, sym: Symbol, hints: list[Hint]) -> list[Hint]:
     return [h for h in hints if any(d.id == sym.id for d in named_definitions(index, h))]
 
 
-def deferred_class(index: RepoIndex, cls: Symbol) -> list[tuple[Symbol, tuple[StubFact, float, bool]]]:
+def deferred_class(index: RepoIndex, cls: Symbol, claim: str = "") -> list[tuple[Symbol, tuple[StubFact, float, bool]]]:
     """The placeholder methods that leave class `cls` without its behaviour ([] when it has it)."""
     methods = _methods(index, cls)
-    stubs = [(m, hit) for m in methods if (hit := placeholder(index, m)) is not None]
+    stubs = [(m, hit) for m in methods if (hit := placeholder(index, m, claim)) is not None]
     if len(stubs) >= MIN_DEFERRED_METHODS and 2 * len(stubs) >= len(methods):
         return stubs
     return []
@@ -99,14 +99,6 @@ def deferred_class(index: RepoIndex, cls: Symbol) -> list[tuple[Symbol, tuple[St
 def _deferred_elsewhere(index: RepoIndex, sym: Symbol, fact: StubFact) -> bool:
     """A TODO that leaves named values unset in a longer body: `blocks.py` decides whose they are."""
     return set(fact.forms) <= IN_BODY and any(b.unset for b in deferred_blocks(index, sym))
-
-
-def _real_twin(index: RepoIndex, sym: Symbol) -> bool:
-    """A real function of the same name elsewhere (a duplicate module): the stub may not be the one that runs."""
-    return sym.kind == "function" and any(
-        o.id != sym.id and o.kind == "function" and placeholder(index, o) is None
-        for o in _by_name(index).get(name_key(sym.name), [])
-    )
 
 
 def _class_support(ctx: JudgeContext, cls: Symbol, hints: list[Hint]) -> int:
@@ -124,12 +116,13 @@ def _intact_candidates(ctx: JudgeContext, outside: Symbol | None = None, callers
         pool += [ctx.index.symbol_by_id[c.caller] for c in ctx.index.calls
                  if c.resolved == callers_of.id and c.caller in ctx.index.symbol_by_id]
     unique = list({s.id: s for s in pool}.values())
-    return [s for s in unique if s.kind in ("function", "method") and placeholder(ctx.index, s) is None
+    claim = claim_text(ctx)
+    return [s for s in unique if s.kind in ("function", "method") and placeholder(ctx.index, s, claim) is None
             and (outside is None or s.parent != outside.id)]
 
 
 def _deferred_named_class(ctx: JudgeContext, cls: Symbol, hints: list[Hint]) -> Verdict | None:
-    deferred = deferred_class(ctx.index, cls)
+    deferred = deferred_class(ctx.index, cls, claim_text(ctx))
     if not deferred:
         return None
     rival = max((support(ctx.index, s, hints) for s in _intact_candidates(ctx, outside=cls)), default=0)
@@ -144,17 +137,52 @@ def named_placeholder(ctx: JudgeContext) -> Verdict | None:
     intact candidate carries more of the unit's hints (a caller whose own code is the claim)."""
     index = ctx.index
     hints = unit_hints(ctx)
+    claim = claim_text(ctx)
     for hint in hints:
-        for sym in named_definitions(index, hint):
+        named = named_definitions(index, hint)
+        if _intact_namesake(ctx, named):
+            continue  # the hint names a real definition too: the placeholder may not be the one that runs
+        for sym in named:
             if sym.kind == "class":
                 if (verdict := _deferred_named_class(ctx, sym, hints)) is not None:
                     return verdict
                 continue
-            hit = placeholder(index, sym)
-            if hit is None or _real_twin(index, sym) or _deferred_elsewhere(index, sym, hit[0]):
+            hit = placeholder(index, sym, claim)
+            if hit is None or intact_twin(ctx, sym) is not None or _deferred_elsewhere(index, sym, hit[0]):
                 continue
             if owns(ctx, sym, _intact_candidates(ctx, callers_of=sym), placeholder=True):
                 return stub_verdict(sym, *hit, named="the unit names it")
+    return None
+
+
+def _intact_namesake(ctx: JudgeContext, named: list[Symbol]) -> bool:
+    """True when a hint names several definitions and one of them is intact (a function or method
+    that is no placeholder, a class that does its work): "defined once" for compound hints too."""
+    return len(named) >= 2 and any(_intact(ctx, sym) for sym in named)
+
+
+def _intact(ctx: JudgeContext, sym: Symbol) -> bool:
+    """True when `sym` does its work: a declaration (a `.pyi` stub) is no implementation either way."""
+    claim = claim_text(ctx)
+    if declaration_only(ctx.index, sym):
+        return False
+    if sym.kind == "class":
+        return not deferred_class(ctx.index, sym, claim)
+    return sym.kind in ("function", "method") and placeholder(ctx.index, sym, claim) is None
+
+
+def namesake(ctx: JudgeContext, sym: Symbol) -> Symbol | None:
+    """An intact definition that may be the unit's implementation instead of placeholder `sym`:
+    its twin (`ownership.intact_twin`), or an intact definition a hint naming `sym` names too
+    (`linear_warmup` for both `linear_warmup` and `linear_warmup_factor`)."""
+    if (twin := intact_twin(ctx, sym)) is not None:
+        return twin
+    for hint in unit_hints(ctx):
+        named = named_definitions(ctx.index, hint)
+        if any(d.id == sym.id for d in named):
+            for other in named:
+                if other.id != sym.id and _intact(ctx, other):
+                    return other
     return None
 
 
@@ -163,8 +191,9 @@ def placeholder_group(ctx: JudgeContext) -> Verdict | None:
     any intact rival: the implementation spans several functions, all of them deferred."""
     index = ctx.index
     hints = unit_hints(ctx)
-    group = [(s, hit) for s in candidate_functions(ctx) if (hit := placeholder(index, s)) is not None
-             and support(index, s, hints) and not _real_twin(index, s) and not _deferred_elsewhere(index, s, hit[0])]
+    claim = claim_text(ctx)
+    group = [(s, hit) for s in candidate_functions(ctx) if (hit := placeholder(index, s, claim)) is not None
+             and support(index, s, hints) and namesake(ctx, s) is None and not _deferred_elsewhere(index, s, hit[0])]
     if len(group) < 2:
         return None
     carried = sum(1 for h in hints if any(support(index, s, [h]) for s, _ in group))
@@ -180,4 +209,4 @@ def placeholder_group(ctx: JudgeContext) -> Verdict | None:
     return stub_verdict(sym, *hit, named=f"the unit's code spans {names}, all placeholders")
 
 
-__all__ = ["deferred_class", "named_definitions", "named_placeholder", "placeholder_group"]
+__all__ = ["deferred_class", "named_definitions", "named_placeholder", "namesake", "placeholder_group"]

@@ -7,6 +7,13 @@ invokes a hinted helper carries that one hint; the helper carries it too (its
 own name), so they tie and the helper, being the definition, is the better
 answer. Hints found nowhere in the repository count for a placeholder: an
 emptied body is where the names it used to hold went missing.
+
+A tie goes to the intact rival instead when it is another implementation
+standing beside the placeholder (`independent_rival`): not a method of the same
+class, not a caller of it, and carrying every hint the placeholder carries plus
+one the repository still has. An intact twin (`intact_twin`: a duplicate module,
+a null object beside the real class) means the placeholder is not the code that
+runs at all.
 """
 
 from __future__ import annotations
@@ -17,7 +24,9 @@ from dataclasses import dataclass
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, candidate_symbol
+from sa_align.judges.classes import hierarchy
 from sa_align.judges.evidence import code_vocab, docstring_lines, strip_comment
+from sa_align.judges.words import distinctive_words, generic_words, root
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import per_index
 from sa_align.retrieve.text import tokenize
@@ -110,40 +119,73 @@ _SELF_READ = re.compile(r"\bself\.([A-Za-z_]\w*)\b(?!\s*(?:[-+*/%&|^]|//|\*\*|>>
 _ATTR_SET = re.compile(r"\.([A-Za-z_]\w*)\s*(?::[^=]+)?(?:[-+*/%&|^]|//|\*\*|>>|<<)?=(?!=)")
 _SETATTR = re.compile(r"setattr\(\s*\w+\s*,\s*[\"'](\w+)[\"']")
 _DYNAMIC = re.compile(r"\b(setattr|__dict__|__slots__)\b")
+# A class-body binding: a field (`warmup_steps: int = 500`, NamedTuple fields) or a class attribute (`expansion = 4`).
+_CLASS_FIELD = re.compile(r"^\s+([A-Za-z_]\w*)\s*(?::|=(?!=))")
 
 
 def unset_attributes(index: RepoIndex) -> frozenset[str]:
-    """Keys of attributes code reads as `self.x` that nothing assigns (`.x = ...`), nothing defines
-    (a method, class or name of that spelling), no framework base class provides
-    (`units/inherited_attributes.yaml`) and no dynamic assignment could set; empty when the
-    repository sets attributes dynamically at all."""
+    """Keys of attributes code reads as `self.x` that nothing assigns (`.x = ...`, a class-body
+    field or attribute), nothing defines (a method, class or name of that spelling), no framework
+    base class provides (`units/inherited_attributes.yaml`) and no dynamic assignment could set;
+    empty when the repository sets attributes dynamically at all.
+
+    Only reads in classes built from the repository's own classes and the framework bases the
+    table covers (`torch.nn.Module`) count: a class with another base from outside the repository
+    (`gym.Env`, `PreTrainedModel`) may inherit any attribute (`self.np_random`, `self.config`)."""
     from sa_align.resources import load_yaml
 
-    inherited = set(load_yaml("inherited_attributes.yaml")["attributes"])
+    table = load_yaml("inherited_attributes.yaml")
+    inherited, known = set(table["attributes"]), frozenset(table["bases"])
 
     def build(ix: RepoIndex) -> frozenset[str]:
         read: set[str] = set()
         assigned: set[str] = set()
+        by_path: dict[str, list[Symbol]] = {}
+        for sym in ix.symbols:
+            if sym.kind != "module":
+                by_path.setdefault(sym.path, []).append(sym)
         for info in ix.files:
             if info.kind not in ("python", "notebook"):
                 continue
-            for raw in ix.file_text(info.path).splitlines():
+            owner, in_body = _class_lines(ix, by_path.get(info.path, []), known)
+            for no, raw in enumerate(ix.file_text(info.path).splitlines(), 1):
                 line = strip_comment(raw[:2000], "python")
                 if _DYNAMIC.search(line) and not _SETATTR.search(line):
                     return frozenset()
-                read.update(_SELF_READ.findall(line))
+                if owner.get(no) is None or owner[no]:
+                    read.update(_SELF_READ.findall(line))
                 assigned.update(_ATTR_SET.findall(line))
                 assigned.update(_SETATTR.findall(line))
+                if no in in_body and (m := _CLASS_FIELD.match(line)):
+                    assigned.add(m.group(1))
         defined = {s.name for s in ix.symbols} | {p for s in ix.symbols for p in s.params} | inherited
         return frozenset(name_key(a) for a in read - assigned - defined)
 
     return per_index(index, "unset-attributes", build)
 
 
+def _class_lines(index: RepoIndex, defs: list[Symbol], known: frozenset[str]) -> tuple[dict[int, bool], set[int]]:
+    """For one file's definitions: line -> whether its innermost class is built only from
+    repository classes and `known` framework bases (lines outside classes absent), and the lines
+    of class bodies outside their methods."""
+    classes = hierarchy(index)
+    owner: dict[int, bool] = {}
+    in_body: set[int] = set()
+    syms = sorted(defs, key=lambda s: s.start_line)
+    for sym in syms:
+        if sym.kind == "class":
+            own = classes.outside_bases(sym.id) <= known
+            for no in range(sym.start_line, sym.end_line + 1):
+                owner[no] = own
+                in_body.add(no)
+    for sym in syms:
+        if sym.kind in ("function", "method"):
+            in_body.difference_update(range(sym.start_line, sym.end_line + 1))
+    return owner, in_body
+
+
 def _own_names(sym: Symbol) -> set[str]:
     """Keys a definition answers to: its name, the words of its name, and its class's name."""
-    from sa_align.judges.missing import generic_words
-
     names = {name_key(sym.name), *(set(tokenize(sym.name)) - generic_words())}
     if sym.kind == "method" and sym.parent:
         names.add(name_key(sym.parent.split("::")[-1].rsplit(".", 1)[-1]))
@@ -172,8 +214,6 @@ def claim_names(ctx: JudgeContext, sym: Symbol) -> bool:
     `probability_ratio` for "the probability ratio is computed ..."; the name needs at
     least two specific words.
     """
-    from sa_align.judges.missing import generic_words, root
-
     words = {w for w in split_identifier(sym.name) if not w.isdigit() and len(w) > 1} - generic_words()
     if len(words) < 2:
         return False  # one word (`sample`, `delta`) turns up in too many claims
@@ -198,8 +238,6 @@ MIN_DESCRIBED_WORDS = 2
 def describes_claim(ctx: JudgeContext, sym: Symbol) -> bool:
     """True when the function's docstring or marker comments restate the claim: for a placeholder,
     that text is all that is left of the work it acknowledges."""
-    from sa_align.judges.missing import distinctive_words, root
-
     text = " ".join([sym.docstring or ""] + [t.text for t in ctx.index.texts
                                                if t.marker and t.path == sym.path and sym.start_line <= t.line <= sym.end_line])
     words = {root(w) for w in tokenize(text)}
@@ -218,10 +256,52 @@ def placeholder_support(ctx: JudgeContext, sym: Symbol, hints: list[Hint]) -> in
     return own + lost + (1 if lost and describes_claim(ctx, sym) else 0)
 
 
+def carried(index: RepoIndex, sym: Symbol, hints: list[Hint]) -> set[Hint]:
+    """The hints the function's own code carries (`support` counts them)."""
+    keys, tokens = _symbol_code(index, sym)
+    keys = keys | _own_names(sym)
+    return {h for h in hints if h.names(sym) or _carries(h, keys, tokens)}
+
+
+def references(index: RepoIndex, caller: Symbol, sym: Symbol) -> bool:
+    """True when `caller`'s code calls or names `sym`: it builds on it rather than standing beside it."""
+    if any(c.resolved == sym.id for c in _calls_from(index).get(caller.id, ())):
+        return True
+    if name_key(caller.name) == name_key(sym.name):
+        return False  # its own name in its signature is not a reference; only a resolved call is
+    return name_key(sym.name) in _symbol_code(index, caller)[0]
+
+
+def _calls_from(index: RepoIndex) -> dict[str, list]:
+    def build(ix: RepoIndex) -> dict[str, list]:
+        out: dict[str, list] = {}
+        for c in ix.calls:
+            if c.resolved:
+                out.setdefault(c.caller, []).append(c)
+        return out
+
+    return per_index(index, "calls-from", build)
+
+
+def independent_rival(ctx: JudgeContext, rival: Symbol, sym: Symbol, hints: list[Hint]) -> bool:
+    """True when intact `rival` stands beside placeholder `sym` as another implementation of the
+    unit: it is not a method of the same class (one implementation), does not build on `sym`, and
+    carries every hint `sym` carries plus one more that the repository still has (reading
+    `self.policy_net` that nothing sets depends on the missing code rather than implementing it)."""
+    if sym.parent and rival.parent == sym.parent:
+        return False
+    if references(ctx.index, rival, sym):
+        return False  # a caller of the emptied helper: the helper's body is part of its work
+    mine, theirs = carried(ctx.index, sym, hints), carried(ctx.index, rival, hints)
+    return mine <= theirs and any(hint_in_repo(ctx.index, h) for h in theirs - mine)
+
+
 def owns(ctx: JudgeContext, sym: Symbol, others: list[Symbol], placeholder: bool, strict: bool = False) -> bool:
-    """True when `sym` carries at least as many of the unit's hints as any other candidate
-    (more than any, with `strict`). It must carry at least one hint of its own (its name,
-    a parameter); with `placeholder`, it is scored by `placeholder_support`.
+    """True when `sym` carries more of the unit's hints than any other candidate, or as many
+    (without `strict`) as any rival that is not another implementation standing beside it
+    (`independent_rival`): a caller that carries the helper's name through its call ties, and
+    the definition wins. `sym` must carry a hint of its own (its name, a parameter); with
+    `placeholder`, it is scored by `placeholder_support`.
     """
     hints = unit_hints(ctx)
     if not hints:
@@ -229,5 +309,48 @@ def owns(ctx: JudgeContext, sym: Symbol, others: list[Symbol], placeholder: bool
     own = placeholder_support(ctx, sym, hints) if placeholder else support(ctx.index, sym, hints)
     if own == 0:
         return False
-    best_other = max((support(ctx.index, o, hints) for o in others if o.id != sym.id), default=0)
-    return own > best_other if strict else own >= best_other
+    for other in others:
+        if other.id == sym.id:
+            continue
+        theirs = support(ctx.index, other, hints)
+        if theirs > own or (theirs == own and (strict or independent_rival(ctx, other, sym, hints))):
+            return False
+    return True
+
+
+def intact_twin(ctx: JudgeContext, sym: Symbol) -> Symbol | None:
+    """An intact definition that may run instead of placeholder `sym`, so the placeholder is not
+    the unit's implementation: a function of the same name (a duplicate module), a method of the
+    same qualified name in another file (`legacy/resnet.py`), or a same-named method of another
+    class that carries every hint `sym` carries, when what points at `sym` is its method name
+    (`log_metrics` of a null logger beside the real one; not `__init__` of any class)."""
+    from sa_align.judges.placeholders import declaration_only, placeholder
+
+    hints = unit_hints(ctx)
+    mine = carried(ctx.index, sym, hints)
+    by_name = not mine or any(h.key == name_key(sym.name) for h in mine)
+    claim = claim_text(ctx)
+    for other in _same_name(ctx.index).get(name_key(sym.name), ()):
+        if other.id == sym.id or declaration_only(ctx.index, other) or placeholder(ctx.index, other, claim) is not None:
+            continue
+        if (sym.kind == other.kind == "function") or other.qualname == sym.qualname:
+            return other
+        if by_name and (theirs := carried(ctx.index, other, hints)) and mine <= theirs:
+            return other
+    return None
+
+
+def _same_name(index: RepoIndex) -> dict[str, list[Symbol]]:
+    def build(ix: RepoIndex) -> dict[str, list[Symbol]]:
+        out: dict[str, list[Symbol]] = {}
+        for s in ix.symbols:
+            if s.kind in ("function", "method"):
+                out.setdefault(name_key(s.name), []).append(s)
+        return out
+
+    return per_index(index, "functions-by-name", build)
+
+
+def claim_text(ctx: JudgeContext) -> str:
+    """The unit's claim and quote: what `placeholders.placeholder` weighs a random draw against."""
+    return f"{ctx.unit.claim} {ctx.unit.quote}"

@@ -1,15 +1,19 @@
 """Stub judge: is the located implementation a placeholder, or code nothing ever runs?
 
-Placeholder evidence comes from the indexer's stub facts. Whole-body forms (the
-body is only `pass`, `...`, a docstring or `raise NotImplementedError`) are
-certain; a body that only returns a constant or `None` is likely; random or
-constant stand-ins and TODO markers count only in a short body, where they are
-the work rather than a detail of it. Abstract methods (`@abstractmethod`, or a
-base-class method that a subclass overrides, in a class the code never
-constructs) are not stubs.
+Placeholder evidence comes from the indexer's stub facts, judged in
+`placeholders.py`. Whole-body forms (the body is only `pass`, `...`, a docstring
+or `raise NotImplementedError`) are certain; a body that only returns a constant
+or `None` is likely; a deferring TODO counts in a body that does almost nothing,
+and random or constant stand-ins in a short body (a random draw only where
+neither the function nor the claim is about sampling). Declarations are not
+stubs: interface classes (`Protocol`, `ABC`), `@abstractmethod` and `@overload`,
+`.pyi` files and `if TYPE_CHECKING:` blocks, and a base-class method that some
+subclass at any depth overrides, in a class the code never constructs.
 
 The placeholder must be the unit's own implementation (`ownership.py`): a
-function that merely calls an emptied helper is not stubbed itself. A few
+function that merely calls an emptied helper is not stubbed itself, and a
+placeholder with an intact namesake (`named.namesake`: a legacy copy, a null
+object beside the real class) is not the code that runs. A few
 statements deferred inside a longer function (a TODO comment followed by
 `name = None` or `pass`) count when the deferred names are the unit's hints
 (`blocks.py`). A numerical unit is stubbed only when its value is set nowhere
@@ -34,8 +38,10 @@ from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
 from sa_align.judges.blocks import deferred_block, deferred_blocks
 from sa_align.judges.dead import dead_code
 from sa_align.judges.evidence import relevant_symbols
-from sa_align.judges.named import named_hints, named_placeholder, placeholder_group
-from sa_align.judges.ownership import candidate_functions, claim_names, owns, support, unit_hints
+from sa_align.judges.named import named_hints, named_placeholder, namesake, placeholder_group
+from sa_align.judges.ownership import (
+    candidate_functions, claim_names, claim_text, owns, placeholder_support, references, support, unit_hints,
+)
 from sa_align.judges.placeholders import (
     IN_BODY, NAME, THIN_BODY, WHOLE_BODY, is_abstract, placeholder, stub_strength, stub_verdict, stubs_by_symbol,
 )
@@ -48,20 +54,21 @@ MIN_OWNER_HINTS = 2
 def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
     """A placeholder that is the unit's own implementation (see `ownership.py`).
 
-    It counts when the claim itself names it (`probability_ratio` for "the
-    probability ratio is ..."), or when it carries at least as many of the unit's
-    hints as any intact candidate; without hints, only the best relevant candidate
-    counts. A caller that merely calls an emptied helper is not itself stubbed.
+    It counts when it carries more of the unit's hints than any intact candidate (as many,
+    against a caller of it; `ownership.owns`), or when the claim itself names it
+    (`probability_ratio` for "the probability ratio is ...") and no intact candidate that
+    stands beside it carries more; without hints, only the best relevant candidate counts.
+    A placeholder with an intact namesake (`named.namesake`: a duplicate module, a null object
+    beside the real class, another definition its hint names) is not the code that runs.
     """
     functions = candidate_functions(ctx)
     pool = relevant + [s for s in functions if s not in relevant]
-    # A stub beside a real function of the same name (a duplicate module) is not the one that runs.
-    real_functions = {s.name for s in pool if s.kind == "function" and placeholder(ctx.index, s) is None}
-    intact = [s for s in functions if placeholder(ctx.index, s) is None]
+    claim = claim_text(ctx)
+    intact = [s for s in functions if placeholder(ctx.index, s, claim) is None]
     has_hints = bool(unit_hints(ctx))
     for rank, sym in enumerate(pool):
-        hit = placeholder(ctx.index, sym)
-        if hit is None or (sym.kind == "function" and sym.name in real_functions):
+        hit = placeholder(ctx.index, sym, claim)
+        if hit is None or namesake(ctx, sym) is not None:
             continue
         if set(hit[0].forms) <= IN_BODY and any(b.unset for b in deferred_blocks(ctx.index, sym)):
             continue  # a TODO that leaves named values unset: `deferred_block` decides whose they are
@@ -70,9 +77,21 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
             if rank == 0 and owns(ctx, sym, intact, placeholder=False, strict=True):
                 return stub_verdict(sym, *hit)
             continue
-        if claim_names(ctx, sym) or (owns(ctx, sym, intact, placeholder=True) if has_hints else rank == 0):
+        if not has_hints:
+            if rank == 0 or claim_names(ctx, sym):
+                return stub_verdict(sym, *hit)
+            continue
+        if owns(ctx, sym, intact, placeholder=True) or (claim_names(ctx, sym) and not _outranked(ctx, sym, intact)):
             return stub_verdict(sym, *hit)
     return None
+
+
+def _outranked(ctx: JudgeContext, sym: Symbol, intact: list[Symbol]) -> bool:
+    """True when an intact candidate that stands beside placeholder `sym` (not a caller of it)
+    carries more of the unit's hints: the claim's words naming `sym` do not make it the one that runs."""
+    hints = unit_hints(ctx)
+    own = placeholder_support(ctx, sym, hints)
+    return any(support(ctx.index, o, hints) > own and not references(ctx.index, o, sym) for o in intact if o.id != sym.id)
 
 
 def _placeholder_cause(index: RepoIndex, sym: Symbol) -> str | None:
@@ -135,7 +154,8 @@ def _own_implementation(ctx: JudgeContext, relevant: list[Symbol]) -> Symbol | N
     """The intact candidate that carries the most hints, else the best relevant candidate that
     carries one (or that the claim names; without hints, the best relevant candidate)."""
     hints = unit_hints(ctx)
-    intact = [s for s in candidate_functions(ctx, limit=5) if placeholder(ctx.index, s) is None]
+    claim = claim_text(ctx)
+    intact = [s for s in candidate_functions(ctx, limit=5) if placeholder(ctx.index, s, claim) is None]
     if hints and intact:
         best = max(intact, key=lambda s: support(ctx.index, s, hints))
         if support(ctx.index, best, hints) >= MIN_OWNER_HINTS:
@@ -155,7 +175,7 @@ def _numerical(ctx: JudgeContext) -> Verdict:
     relevant = relevant_symbols(ctx, limit=3)
     if not relevant:
         return abstain(NAME, "no function among the top candidates relates to the unit")
-    hit = placeholder(ctx.index, relevant[0])
+    hit = placeholder(ctx.index, relevant[0], claim_text(ctx))
     if hit is None:
         return abstain(NAME, f"`{relevant[0].qualname}` is not a placeholder")
     fact, conf, _certain = hit

@@ -236,3 +236,190 @@ async def test_ordering_unit_sequenced_elsewhere_ignores_a_placeholder_step(smal
                 hints=["collect_rollout", "compute_gae", "optimize_surrogate"])
     verdict = judge_stub(small(files).context(unit))
     assert verdict.abstained and "sequenced in `train`" in verdict.reason
+
+
+TRACKERS = {
+    "trackers.py": '''
+        import json
+
+
+        class QuietTracker:
+            """Chosen when tracking is switched off."""
+
+            def track_scalars(self, values, step):
+                pass
+
+
+        class FileTracker:
+            def __init__(self, path):
+                self.out = open(path, "a")
+
+            def track_scalars(self, values, step):
+                self.out.write(json.dumps({"step": step, **values}) + "\\n")
+    ''',
+    "run.py": '''
+        import sys
+        from trackers import FileTracker, QuietTracker
+
+        if __name__ == "__main__":
+            tracker = FileTracker(sys.argv[1]) if len(sys.argv) > 1 else QuietTracker()
+            for step in range(10):
+                tracker.track_scalars({"loss": 1.0 / (step + 1)}, step)
+    ''',
+}
+
+
+@pytest.mark.parametrize("claim, hints", [
+    ("Scalars are written as one JSON record per step.", ["track_scalars"]),
+    ("Scalars are tracked in a JSON file.", ["FileTracker.track_scalars"]),
+    ("Scalars are tracked as JSON.", ["track_scalars", "json"]),
+])
+async def test_null_object_beside_the_real_class_is_not_a_stub(small, claim, hints):
+    verdict = judge_stub(small(TRACKERS).context(method("t", claim, hints)))
+    assert verdict.label != Label.STUBBED, verdict.reason
+
+
+async def test_sampling_functions_are_not_stubs(small):
+    files = {"noise.py": '''
+        import torch
+
+
+        def draw_steps(n, horizon=1000):
+            """Uniform training steps, one per example."""
+            return torch.randint(0, horizon, (n,))
+
+
+        def corrupt(x, steps, keep):
+            eps = torch.randn_like(x)
+            return keep[steps].sqrt() * x + (1 - keep[steps]).sqrt() * eps
+
+
+        if __name__ == "__main__":
+            x = torch.zeros(2, 3)
+            print(corrupt(x, draw_steps(2), torch.linspace(0.9, 0.1, 1000)))
+    '''}
+    unit = method("s", "Training steps are drawn uniformly at random.", ["draw_steps"])
+    assert judge_stub(small(files).context(unit)).label != Label.STUBBED
+
+
+DECLARED = {
+    "fit.py": '''
+        import torch
+
+
+        class Fitter:
+            def __init__(self, net, rounds=3):
+                self.net = net
+                self.rounds = rounds
+                # TODO: let callers pick the decay; prepare() builds both for now
+                self.solver = None
+                self.decay = None
+
+            def prepare(self):
+                self.solver = torch.optim.SGD(self.net.parameters(), lr=0.1, momentum=0.9)
+                self.decay = torch.optim.lr_scheduler.StepLR(self.solver, step_size=1)
+
+            def run(self, batches):
+                self.prepare()
+                for _ in range(self.rounds):
+                    for x, y in batches:
+                        self.solver.zero_grad()
+                        torch.nn.functional.l1_loss(self.net(x), y).backward()
+                        self.solver.step()
+                    self.decay.step()
+
+
+        if __name__ == "__main__":
+            Fitter(torch.nn.Linear(2, 1)).run([])
+    ''',
+}
+
+
+async def test_attribute_declared_none_and_built_elsewhere_is_not_deferred(small):
+    unit = method("o", "Training uses SGD with momentum and a step schedule.", ["solver", "decay", "SGD"])
+    assert judge_stub(small(DECLARED).context(unit)).label != Label.STUBBED
+
+
+GUARDS = {
+    "scores.py": '''
+        import numpy as np
+
+
+        def balanced_accuracy(preds, labels, classes):
+            """Mean per-class recall."""
+            if len(preds) == 0:
+                # TODO: settle what balanced accuracy means without predictions
+                return None
+            recalls = []
+            for c in range(classes):
+                hits = np.sum((preds == c) & (labels == c))
+                total = np.sum(labels == c)
+                recalls.append(hits / total if total else 0.0)
+            return float(np.mean(recalls))
+
+
+        def restore(model, path):
+            try:
+                import safetensors  # noqa: F401
+            except ImportError:
+                # TODO: sharded restore of balanced checkpoints needs safetensors
+                pass
+            model.update(np.load(path))
+            return model
+
+
+        if __name__ == "__main__":
+            print(balanced_accuracy(np.array([0, 1]), np.array([0, 1]), 2))
+            restore({}, "w.npz")
+    ''',
+}
+
+
+@pytest.mark.parametrize("claim, hints", [
+    ("We report balanced accuracy, the mean of per-class recall over predictions.", ["balanced_accuracy"]),
+    ("Balanced checkpoints are restored from disk, sharded when large.", ["restore"]),
+    ("Top-1 and top-5 accuracy are reported without predictions filtered.", ["balanced_accuracy"]),
+])
+async def test_guard_and_fallback_branches_are_not_deferred_work(small, claim, hints):
+    verdict = judge_stub(small(GUARDS).context(method("g", claim, hints)))
+    assert verdict.label != Label.STUBBED, verdict.reason
+
+
+async def test_deferred_local_overwriting_an_initial_value_is_still_deferred(small):
+    files = {"main.py": '''
+        import numpy as np
+
+
+        def evaluate(runs):
+            scores = []
+            # TODO: not implemented yet
+            scores = None
+            print(np.mean(scores))
+
+
+        if __name__ == "__main__":
+            evaluate(3)
+    '''}
+    unit = method("m", "Scores are averaged over runs.", ["scores.mean", "runs"])
+    verdict = judge_stub(small(files).context(unit))
+    assert verdict.label == Label.STUBBED and "`scores`" in verdict.reason
+
+
+async def test_digits_and_short_words_do_not_tie_a_bare_block_to_a_claim(small):
+    files = {"stack.py": '''
+        def make(i):
+            return [i]
+
+
+        def build_stack(depth):
+            layers = [make(i) for i in range(depth)]
+            # TODO: 2 in the decoder as well
+            pass
+            return layers
+
+
+        if __name__ == "__main__":
+            build_stack(2)
+    '''}
+    unit = method("s", "The encoder stacks 2 layers in sequence.", ["build_stack"])
+    assert judge_stub(small(files).context(unit)).label != Label.STUBBED
