@@ -83,11 +83,11 @@ _MEANINGS: dict[int, tuple[ValueFact, str, int]] = {}
 def call_argument(fact: ValueFact, index: RepoIndex) -> str | None:
     """The parameter `units/calls.yaml: call_arguments` says this call argument sets, if any: the
     callee resolved through the imports of the fact's file (`retrieve.callees`)."""
-    from sa_align.retrieve.callees import call_argument as lookup, file_imports
+    from sa_align.retrieve import callees
 
     if not fact.call or fact.source not in ("kwarg", "positional"):
         return None
-    return lookup(fact, file_imports(index, fact.path))
+    return callees.call_argument(fact, callees.file_imports(index, fact.path))
 
 
 def call_meaning(fact: ValueFact) -> str | None:
