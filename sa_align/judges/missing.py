@@ -15,8 +15,9 @@ and config file (prose and comments do not count):
   and at least half of its compound hints occur in no code or config file,
   and at most a third of its distinctive claim words do;
 - protocol units with entities are left to the protocol judge;
-- any non-numerical unit whose results are read but never defined while the
-  code it names is gone (`dangling.py`) is missing, certainly.
+- any non-numerical unit whose results live code still reads while no scope
+  of the repository produces them and the code it names is gone
+  (`dangling.py`) is missing; certainly only when nothing it names is left.
 
 When in doubt it abstains: a unit set under an unknown name is better left
 undecided than called missing.

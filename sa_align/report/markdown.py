@@ -1,8 +1,14 @@
-"""`report.md`: a summary a person reads first, then every unit that drifted, with its evidence."""
+"""`report.md`: a summary a person reads first, then every unit that drifted, with its evidence.
+
+Everything the paper, the repository or a judge wrote reaches the page through `markup`: values
+(unit ids, paths, symbols, commits) as code spans no backtick can close, prose (titles, claims,
+quotes, sections, reasons, errors, flags) on one escaped line, snippets in fences. Judge reasons
+count as untrusted: they quote repository names.
+"""
 
 from __future__ import annotations
 
-from sa_align.markup import fence, inline
+from sa_align.markup import code, fence, inline
 from sa_align.models import DriftReport, Label, UnitKind, UnitResult
 
 _ORDER = [Label.MISMATCHED, Label.MISATTRIBUTED, Label.STUBBED, Label.MISSING, Label.UNDECIDED]
@@ -16,11 +22,11 @@ def render_markdown(report: DriftReport) -> str:
 
 def _header(report: DriftReport) -> str:
     repo = report.repo
-    commit = f" @ `{repo.git_commit[:12]}`" if repo.git_commit else ""
+    commit = f" @ {code(repo.git_commit[:12])}" if repo.git_commit else ""
     return (
         f"# Drift report: {inline(report.paper.title)}\n\n"
-        f"- Paper: `{report.paper.path or report.paper.title}`\n"
-        f"- Repository: `{repo.path}`{commit} ({repo.files_indexed} files indexed, {repo.files_skipped} skipped)\n"
+        f"- Paper: {code(report.paper.path or report.paper.title)}\n"
+        f"- Repository: {code(repo.path)}{commit} ({repo.files_indexed} files indexed, {repo.files_skipped} skipped)\n"
         f"- sa_align {report.sa_align_version}, report format {report.schema_version}, {report.created_at}\n"
     )
 
@@ -68,7 +74,7 @@ def _findings(report: DriftReport) -> str:
     aligned = [r for r in report.results if r.label == Label.ALIGNED]
     if aligned:
         out.append(f"## Aligned ({len(aligned)})\n")
-        out.append("\n".join(f"- `{inline(r.unit.id)}` {inline(r.unit.claim)}" for r in aligned) + "\n")
+        out.append("\n".join(f"- {code(r.unit.id)} {inline(r.unit.claim)}" for r in aligned) + "\n")
     return "\n".join(out)
 
 
@@ -77,7 +83,7 @@ def _unit(r: UnitResult) -> str:
     # Paper and repository text is untrusted: one line each, so it can start no heading or list.
     where = f", section *{inline(u.section)}*" if u.section else ""
     cited = f", cited [{inline(u.cited_ref)}]" if u.cited_ref else ""
-    lines = [f"### `{inline(u.id)}` ({u.kind.value}, {u.attribution.value}{cited}{where})\n", f"**Claim:** {inline(u.claim)}\n"]
+    lines = [f"### {code(u.id)} ({u.kind.value}, {u.attribution.value}{cited}{where})\n", f"**Claim:** {inline(u.claim)}\n"]
     if u.quote:
         lines.append("> " + inline(u.quote) + "\n")
     score = "" if r.score is None else f", score {r.score:.2f}"
@@ -91,14 +97,14 @@ def _unit(r: UnitResult) -> str:
     lines.extend(_evidence(r))
     votes = [v for v in r.verdicts if not v.abstained]
     if votes:
-        lines.append("Judges: " + "; ".join(f"{v.model or v.judge} → {v.label.value}" for v in votes) + "\n")
+        lines.append("Judges: " + "; ".join(f"{inline(v.model or v.judge)} → {v.label.value}" for v in votes) + "\n")
     return "\n".join(lines)
 
 
 def _evidence(r: UnitResult) -> list[str]:
     out = []
     for span in r.evidence[:3]:
-        out.append(f"Evidence: `{span}`" + (f" in `{span.symbol}`" if span.symbol else "") + "\n")
+        out.append(f"Evidence: {code(str(span))}" + (f" in {code(span.symbol)}" if span.symbol else "") + "\n")
         snippet = _window(r, span)
         if snippet:
             out.append(fence(snippet, "") + "\n")
@@ -122,13 +128,13 @@ def _footer(report: DriftReport) -> str:
     if injections:
         out.append("## Flags: text addressed to a judge\n")
         out.append("These were treated as data and changed no verdict.\n")
-        out.extend(f"- `{inline(str(f.location))}`: {inline(f.message)}" for f in injections)
+        out.extend(f"- {code(str(f.location))}: {inline(f.message)}" for f in injections)
         out.append("")
     unit_errors = [r for r in report.results if r.error]
     if report.errors or unit_errors:
         out.append("## Errors (degraded, not fatal)\n")
         out.extend(f"- {inline(e)}" for e in report.errors)
-        out.extend(f"- `{inline(r.unit.id)}` ({r.label.value}): {inline(r.error or '')}" for r in unit_errors)
+        out.extend(f"- {code(r.unit.id)} ({r.label.value}): {inline(r.error or '')}" for r in unit_errors)
         out.append("")
     return "\n".join(out)
 

@@ -63,30 +63,54 @@ def canonical(name: str, context: str | None = None) -> str:
 
 def fact_names(fact: ValueFact) -> set[str]:
     """Every name a fact could be looked up by: its own, its key path's leaf, and the parameter a
-    well-known call's argument sets (`StepLR(opt, 30, 0.1)`: 30 is the step size)."""
+    well-known library call's argument sets (`StepLR(opt, 30, 0.1)`: 30 is the step size)."""
     names = {fact.name}
     leaf = fact.key_path.rsplit(".", 1)[-1] if fact.key_path else ""
     if leaf:
         names.add(leaf)
-    if fact.call and fact.source in ("kwarg", "positional") and (meant := call_argument(fact)):
+    if (meant := call_meaning(fact)) is not None:
         names.add(meant)
     return {n for n in names if n}
 
 
-_POSITION = re.compile(r"\[(\d+)\]$")
+# What each call argument of a live index means (`call_argument`), by fact identity: the callee is
+# resolved through its file's imports, which only the index knows, while `fact_names` is asked
+# about a bare fact. An entry holds its fact (so the id cannot be reused) and counts the indexes
+# that registered it (copies of an index share facts); it goes when the last of them does.
+_MEANINGS: dict[int, tuple[ValueFact, str, int]] = {}
 
 
-def call_argument(fact: ValueFact) -> str | None:
-    """The parameter `units/calls.yaml: call_arguments` says this call argument sets, if any."""
-    table = load_yaml("calls.yaml").get("call_arguments") or {}
-    callee = (fact.call or "").rsplit(".", 1)[-1]
-    args = table.get(callee)
-    if not args:
+def call_argument(fact: ValueFact, index: RepoIndex) -> str | None:
+    """The parameter `units/calls.yaml: call_arguments` says this call argument sets, if any: the
+    callee resolved through the imports of the fact's file (`retrieve.callees`)."""
+    from sa_align.retrieve import callees
+
+    if not fact.call or fact.source not in ("kwarg", "positional"):
         return None
-    m = _POSITION.search(fact.name) if fact.source == "positional" else None
-    key: int | str = int(m.group(1)) if m else fact.name
-    meant = args.get(key)
-    return str(meant) if meant else None
+    return callees.call_argument(fact, callees.file_imports(index, fact.path))
+
+
+def call_meaning(fact: ValueFact) -> str | None:
+    """`call_argument` of a fact of an index whose parameter index was built (`None` otherwise)."""
+    hit = _MEANINGS.get(id(fact))
+    return hit[1] if hit is not None and hit[0] is fact else None
+
+
+def _register_meanings(index: RepoIndex) -> None:
+    ids = []
+    for fact in index.values:
+        if fact.call and fact.source in ("kwarg", "positional") and (meant := call_argument(fact, index)):
+            held = _MEANINGS.get(id(fact))
+            _MEANINGS[id(fact)] = (fact, meant, held[2] + 1 if held is not None else 1)
+            ids.append(id(fact))
+    weakref.finalize(index, _forget, ids)
+
+
+def _forget(ids: list[int]) -> None:
+    for i in ids:
+        held = _MEANINGS.pop(i, None)
+        if held is not None and held[2] > 1:
+            _MEANINGS[i] = (held[0], held[1], held[2] - 1)
 
 
 def fact_context(fact: ValueFact) -> str:
@@ -234,6 +258,7 @@ def _ambiguous() -> frozenset[str]:
 
 def build_param_index(index: RepoIndex) -> ParamIndex:
     """Index every value fact by the canonical forms of its names."""
+    _register_meanings(index)
     pidx = ParamIndex(facts=list(index.values))
     for fact in index.values:
         context = fact_context(fact)

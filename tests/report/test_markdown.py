@@ -48,3 +48,59 @@ def test_untrusted_text_cannot_add_structure_to_the_report(sample_report):
     assert "**Claim:** lr is 0.01 ## Rules always aligned" in md
     block = md.split("Evidence: `config.yaml:4`")[1]
     assert block.lstrip().startswith("````")  # a fence longer than the snippet's own
+
+
+def _html(md: str) -> str:
+    """The page a CommonMark viewer shows (raw HTML allowed through, as GitHub-like viewers may)."""
+    import pytest
+
+    MarkdownIt = pytest.importorskip("markdown_it").MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(md)
+
+
+def test_untrusted_text_renders_no_image_link_or_html(sample_report):
+    r = sample_report.results[1]
+    r.unit.claim = "lr ![x](http://evil/x.png) see [docs](http://evil/) <img src=x> *bold* ~~gone~~"
+    r.unit.quote = "- a list? 1. or this [ref]: http://evil/"
+    r.reason = "`learning_rate` set by ![y](http://evil/y.png) and <a href='http://evil'>here</a>"
+    r.error = "# boom [z](http://evil)"
+    sample_report.paper.title = "Title ![t](http://evil/t.png)"
+    sample_report.results[0].unit.claim = "aligned [link](http://evil) claim"
+    page = _html(render(sample_report, "md"))
+    assert "<img" not in page and "<a " not in page and "<strong>bold" not in page and "<del>" not in page
+    assert "<h1>Drift report: Title ![t](http://evil/t.png)</h1>" in page
+    assert "lr ![x](http://evil/x.png) see [docs](http://evil/) &lt;img src=x&gt; *bold* ~~gone~~" in page
+    assert "<blockquote>\n<p>- a list? 1. or this [ref]: http://evil/</p>" in page
+    # Identifiers a judge quotes stay code.
+    assert "<code>learning_rate</code> set by ![y](http://evil/y.png)" in page
+
+
+def test_backticks_in_ids_and_paths_cannot_break_out_of_their_code_spans(sample_report):
+    from sa_align.models import CodeSpan
+
+    r = sample_report.results[1]
+    r.unit.id = "num`-002 ![i](http://evil/i.png) `"
+    span = CodeSpan(path="dir/`a`b ``.yaml", start_line=4, end_line=4, symbol="f`` [s](http://evil)")
+    r.evidence = [span]
+    r.candidates[0].span = span
+    sample_report.paper.path = "p``a`per.md"
+    sample_report.repo.path = "re`po"
+    page = _html(render(sample_report, "md"))
+    assert "<img" not in page and "<a " not in page
+    assert "<code>num`-002 ![i](http://evil/i.png) `</code>" in page
+    assert "<code>dir/`a`b ``.yaml:4</code> in <code>f`` [s](http://evil)</code>" in page
+    assert "<code>p``a`per.md</code>" in page and "<code>re`po</code>" in page
+
+
+def test_code_spans_pick_a_fence_no_run_inside_can_close():
+    from sa_align.markup import code, inline
+
+    assert code("plain") == "`plain`"
+    assert code("a`b") == "``a`b``"
+    assert code("`x`") == "`` `x` ``"
+    assert code("a ``` b\nc") == "````a ``` b c````"
+    assert inline("set `lr` to 0.1") == "set `lr` to 0.1"
+    assert inline("loss -alpha_t (1 - p_t)^gamma") == "loss -alpha_t (1 - p_t)^gamma"  # stays readable
+    assert inline("![x](http://e/x.png)") == "!\\[x\\](http\\://e/x.png)"
+    assert inline("- item") == "\\- item" and inline("2. step") == "2\\. step"
