@@ -55,7 +55,14 @@ from sa_align.judges.base import JudgeContext, decide, line_span
 from sa_align.judges.dead import dead_code
 from sa_align.judges.evidence import strip_comment
 from sa_align.judges.named import named_definitions
-from sa_align.judges.ownership import Hint, candidate_functions, hint_in_repo, support, unit_hints
+from sa_align.judges.ownership import (
+    Hint,
+    candidate_functions,
+    hint_in_repo,
+    support,
+    unit_hints,
+)
+from sa_align.judges.words import generic_words
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import is_test_path, per_index
@@ -87,8 +94,6 @@ _CASE = re.compile(r"^\s*case\s+(.*):")
 
 def _wanted(ctx: JudgeContext) -> dict[str, tuple[str, bool]]:
     """Unbound spelling key -> (the hint it comes from, whether it is the hint itself)."""
-    from sa_align.judges.missing import generic_words
-
     out: dict[str, tuple[str, bool]] = {}
     for hint in ctx.unit.hints:
         h = hint.strip()

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, candidate_symbol
+from sa_align.judges.words import generic_words
 from sa_align.retrieve.params import is_test_path, per_index
 from sa_align.retrieve.text import tokenize
 
@@ -155,8 +156,6 @@ def relevant_symbols(ctx: JudgeContext, limit: int = 3) -> list[Symbol]:
     has little text besides its name), or when it is the first candidate and its
     text shares at least two words with the unit.
     """
-    from sa_align.judges.missing import generic_words
-
     terms = unit_terms(ctx) - generic_words()
     out: list[Symbol] = []
     for rank, cand in enumerate(ctx.candidates[:limit]):

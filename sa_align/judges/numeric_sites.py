@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sa_align.index.model import RepoIndex, ValueFact
+from sa_align.judges.words import generic_words, root
 from sa_align.models import Param, Unit
 from sa_align.retrieve.params import per_index
 
@@ -137,7 +138,6 @@ def ignored_default(fact: ValueFact, index: RepoIndex) -> bool:
 def _words(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
     """Crude stems of the words of `text` (not `drop`, no bare numbers), hyphenated compounds also
     joined (`SST-2` -> `sst2`, `fine-tuning` -> `finetun`, which meets `finetune`)."""
-    from sa_align.judges.missing import root
     from sa_align.retrieve.text import tokenize
 
     compounds = " ".join(m.replace("-", "") for m in re.findall(r"\b[A-Za-z]\w*(?:-\w+)+", text))
@@ -148,8 +148,6 @@ def unit_words(unit: Unit, p: Param) -> frozenset[str]:
     """Words of the unit's claim and hints that are not the parameters' own names (`mnli` in
     "the learning rate for MNLI"), nor words too generic to tell one setting from another."""
     from sa_align.aliases import param_aliases
-    from sa_align.judges.missing import generic_words
-
     own = " ".join(f"{q.name} {q.surface or ''} {' '.join(param_aliases(q.name))}" for q in unit.params)
     said = _words(f"{unit.claim} {' '.join(unit.hints)}", generic_words())
     return frozenset(said - _words(own))

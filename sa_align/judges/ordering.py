@@ -15,9 +15,16 @@ step, the hint locates its step too.
 from __future__ import annotations
 
 from sa_align.index.model import RepoIndex, Symbol
-from sa_align.judges.base import JudgeContext, StaticJudge, abstain, candidate_symbol, decide, line_span
+from sa_align.judges.base import (
+    JudgeContext,
+    StaticJudge,
+    abstain,
+    candidate_symbol,
+    decide,
+    line_span,
+)
 from sa_align.judges.evidence import docstring_lines, strip_comment
-from sa_align.judges.missing import generic_words
+from sa_align.judges.words import generic_words
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.text import tokenize
 
