@@ -16,10 +16,13 @@ statements deferred inside a longer function (a TODO comment followed by
 and the best candidate is a placeholder; an ordering unit whose steps are all
 found in one function is not stubbed by a placeholder step.
 
-An implementation that is dead code (`dead.py`: no entry point reaches it and
-only other dead code names it) is `stubbed` too: the claim is written but never
-runs. When a placeholder is the likely reason it lost its callers, the reason
-says so; the label is the same, because the claim still never takes effect.
+An implementation that is dead code (`dead.py`: no entry point reaches it, only
+other dead code names it, and the code keeps a trace of the call it lost, so it
+is `proven`) is `stubbed` too: the claim is written but never runs. Dead code
+nothing names at all may be reached in a way no rule knows and is never called
+`stubbed`. When a placeholder that still names it is the likely reason it lost
+its callers, the reason says so; the label is the same, because the claim
+still never takes effect.
 The dead function must be the unit's own implementation: it carries one of the
 unit's hints (or the claim names it), so a dead helper that merely ranks first
 says nothing about a unit whose own code is gone.
@@ -76,20 +79,43 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
 
 
 def _placeholder_cause(index: RepoIndex, sym: Symbol) -> str | None:
-    """A placeholder that may be why `sym` lost its callers: a dead caller that is one, or one in
-    the same file or in a file that names `sym` (an import, a commented-out call)."""
-    stubs = stubs_by_symbol(index)
-    for caller in dead_code(index).callers.get(sym.id, ()):
-        if caller in stubs and (other := index.symbol_by_id.get(caller)) is not None:
-            return other.qualname
-    word = re.compile(rf"\b{re.escape(sym.name)}\b")
-    for fact in index.stubs:
-        if not set(fact.forms) & (WHOLE_BODY | THIN_BODY | {"todo_comment"}) or fact.symbol == sym.id:
-            continue
-        other = index.symbol_by_id.get(fact.symbol)
-        if other is not None and (other.path == sym.path or word.search(index.file_text(other.path))):
-            return other.qualname
+    """A placeholder that may be why `sym` lost its callers: one that still spells its name (or the
+    name of a dead caller it lost in turn), as a caller or as a switched-off call (`# name(`) in its
+    body. Abstract methods are interfaces, not placeholders (`placeholders.placeholder`), and a
+    placeholder that names none of them says nothing about it, wherever it is."""
+    dead = dead_code(index)
+    todo, seen = [sym.id], {sym.id}
+    while todo:
+        sid = todo.pop(0)
+        holders = [c for c in dead.callers.get(sid, ()) if c in dead.proven]
+        holders += [t.owner for t in dead.traces.get(sid, ()) if t.kind != "import" and t.owner is not None]
+        for holder in holders:
+            other = index.symbol_by_id.get(holder)
+            if other is not None and placeholder(index, other) is not None:
+                return other.qualname
+            if holder in dead.proven and holder not in seen:
+                seen.add(holder)
+                todo.append(holder)
     return None
+
+
+def _dead_reason(index: RepoIndex, sym: Symbol) -> str:
+    """Why `sym` is dead: the dead functions that still call it, or the traces of the calls it lost."""
+    dead = dead_code(index)
+    reason = f"`{sym.qualname}` is implemented but no entry point reaches it"
+    callers = dead.callers.get(sym.id, ())
+    if names := ", ".join(f"`{index.symbol_by_id[c].qualname}`" for c in callers[:3] if c in index.symbol_by_id):
+        reason += f"; only dead code calls it ({names})"
+    traces = dead.traces.get(sym.id, ())
+    if off := [f"{t.path}:{t.line}" for t in traces if t.kind == "off"]:
+        reason += f"; its calls are commented out ({', '.join(off[:3])})"
+    elif written := [f"{t.path}:{t.line}" for t in traces if t.kind == "mention"]:
+        reason += f"; a placeholder's comment still writes its call ({', '.join(written[:3])})"
+    elif imports := [f"{t.path}:{t.line}" for t in traces if t.kind == "import"]:
+        reason += f"; it is imported ({', '.join(imports[:3])}) but nothing there uses it"
+    if (cause := _placeholder_cause(index, sym)) is not None:
+        reason += f"; its callers were probably cut off by the placeholder `{cause}`"
+    return reason
 
 
 def _entity_lives_elsewhere(ctx: JudgeContext, sym: Symbol) -> bool:
@@ -113,22 +139,20 @@ def _entity_lives_elsewhere(ctx: JudgeContext, sym: Symbol) -> bool:
 
 def _unreachable(ctx: JudgeContext, sym: Symbol) -> Verdict | None:
     """`stubbed` when the unit's implementation is dead code (`dead.py`) and carries enough of the
-    unit to be it: the claim names it, or it carries two hints (one, when the unit has only one)."""
+    unit to be it: the claim names it, or it carries two hints (one, when the unit has only one).
+    Certain when a switched-off call proves the cut; likely when only an unused import does."""
     index = ctx.index
-    if sym.id not in dead_code(index).dead or is_abstract(index, sym):
+    dead = dead_code(index)
+    if sym.id not in dead.proven or is_abstract(index, sym):
         return None
     hints = unit_hints(ctx)
     if hints and not claim_names(ctx, sym) and support(index, sym, hints) < min(MIN_OWNER_HINTS, len(hints)):
         return None
     if ctx.unit.entities and not named_hints(index, sym, hints) and _entity_lives_elsewhere(ctx, sym):
         return None
-    reason = f"`{sym.qualname}` is implemented but no entry point reaches it"
-    callers = dead_code(index).callers.get(sym.id, ())
-    names = ", ".join(f"`{index.symbol_by_id[c].qualname}`" for c in callers[:3] if c in index.symbol_by_id)
-    reason += f"; only dead code calls it ({names})" if names else " and nothing references it"
-    if (cause := _placeholder_cause(index, sym)) is not None:
-        reason += f"; its callers were probably cut off by the placeholder `{cause}`"
-    return decide(NAME, Label.STUBBED, reason, confidence=0.85, certain=True, evidence=[sym.span], score=0.0)
+    certain = sym.id in dead.certain
+    return decide(NAME, Label.STUBBED, _dead_reason(index, sym), confidence=0.85 if certain else 0.7,
+                  certain=certain, evidence=[sym.span], score=0.0)
 
 
 def _own_implementation(ctx: JudgeContext, relevant: list[Symbol]) -> Symbol | None:
