@@ -270,3 +270,75 @@ def test_the_generator_and_the_judge_find_the_same_dead_code(tmp_path):
     judge = set(dead_code(build_index(tmp_path)).dead)
     assert generator == judge == {"losses.py::ratio_of", "losses.py::clipped"}
 
+
+# --------------------------------------------------------------------------- gold rule 6
+
+
+def _unit(uid: str, *spans: tuple[str, set[int]], kind: str = "method"):
+    from sa_align.models import CodeSpan, Gold, Label, Unit
+
+    gold = Gold(label=Label.ALIGNED, spans=[CodeSpan(path=p, start_line=min(ls), end_line=max(ls)) for p, ls in spans])
+    return Unit(id=uid, kind=kind, claim=f"claim {uid}", gold=gold, params=[{"name": "eps", "value": 1.2}] if kind == "numerical" else [])
+
+
+def _silence_total_loss(texts: dict[str, str] = BEFORE):
+    """The `unreachable` edit of `total_loss`: its only call, in train.py, commented out."""
+    from sa_align.bench.edits import Draft
+    from sa_align.models import Label
+
+    after = {"train.py": texts["train.py"].replace("    total_loss([1.0], [0.5])", "    pass  # total_loss([1.0], [0.5])")}
+    total = _lines(BEFORE, "losses.py", "total_loss")
+    return Draft(kind="unreachable", unit_id="total", label=Label.STUBBED, files=after, target_spans=[], detail="",
+                 core={"losses.py": total}, calls={"train.py": {4}}, collateral_label=Label.STUBBED)
+
+
+def test_a_touched_unit_whose_other_spans_are_cut_off_is_stubbed_too():
+    from sa_align.bench.mutate import update_gold
+    from sa_align.models import Label
+
+    draft = _silence_total_loss()
+    units = [_unit("total", ("losses.py", _lines(BEFORE, "losses.py", "total_loss"))),
+             _unit("clip", ("losses.py", _lines(BEFORE, "losses.py", "clipped")), ("train.py", {4}))]
+    out, collateral = update_gold(units, draft, BEFORE)
+    assert collateral == {"clip": Label.STUBBED}
+
+
+def test_a_unit_cut_off_in_part_only_is_skipped():
+    import pytest
+
+    from sa_align.bench.edits import Skip
+    from sa_align.bench.mutate import update_gold
+
+    live = {**BEFORE, "train.py": BEFORE["train.py"] + "\n\ndef report():\n    return 1\n"}
+    units = [_unit("total", ("losses.py", _lines(BEFORE, "losses.py", "total_loss"))),
+             _unit("mix", ("losses.py", _lines(BEFORE, "losses.py", "clipped")), ("train.py", {7, 8}))]
+    with pytest.raises(Skip, match="cuts off part"):
+        update_gold(units, _silence_total_loss(live), live)
+
+
+def test_a_numerical_unit_in_cut_off_code_keeps_its_gold():
+    from sa_align.bench.mutate import update_gold
+    from sa_align.models import Label
+
+    units = [_unit("total", ("losses.py", _lines(BEFORE, "losses.py", "total_loss"))),
+             _unit("eps", ("losses.py", _lines(BEFORE, "losses.py", "clipped")), kind="numerical")]
+    out, collateral = update_gold(units, _silence_total_loss(), BEFORE)
+    assert next(u for u in out if u.id == "eps").gold.label == Label.ALIGNED and not collateral
+
+
+def test_an_unreachable_target_still_used_is_skipped():
+    import pytest
+
+    from sa_align.bench.edits import Skip
+    from sa_align.bench.mutate import update_gold
+
+    exported = {**BEFORE, "__init__.py": "from .losses import total_loss\n"}
+    units = [_unit("total", ("losses.py", _lines(BEFORE, "losses.py", "total_loss")))]
+    with pytest.raises(Skip, match="still used"):
+        update_gold(units, _silence_total_loss(), exported)
+
+
+def test_the_generator_reads_notebooks_and_configs():
+    from sa_align.bench.mutate import TEXT_SUFFIXES
+
+    assert {".ipynb", ".yaml", ".json", ".toml", ".gin"} <= TEXT_SUFFIXES
