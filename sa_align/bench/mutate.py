@@ -28,10 +28,20 @@ line of one of the unit's gold spans.
 5. Value, entity, swap and recipe edits leave every other touched unit's label
    unchanged: they change one claim only.
 6. Structural edits also cut code off: helpers that only the stubbed, deleted
-   or silenced code called stop running (`orphans.py`). An untouched unit lying
-   entirely inside such functions becomes `stubbed` (a real implementation
-   nothing reachable calls); one lying partly inside them is ambiguous and the
-   variant is skipped.
+   or silenced code called stop running (`orphans.py`, by the liveness
+   definition the dead-code judge shares). A unit whose spans lie in such
+   functions becomes `stubbed` (a real implementation nothing reachable calls)
+   when each of its spans lies entirely inside them or, for a stub or
+   unreachable edit, entirely inside the code the edit took away (which is
+   `stubbed` by rule 4 too); any other mix (a span only partly inside, a span
+   elsewhere, a deleted span) is ambiguous and the variant is skipped.
+   Numerical units are left out of this rule: a numerical claim is judged on
+   the value the code states (`judges/numeric.py` compares every site), and a
+   value stated in a helper that stopped running is still the stated value;
+   that the helper never runs is the finding of the method units that describe
+   it. An `unreachable` edit whose target the liveness definition still finds
+   used (a re-export, a config value, a decorator, a name defined twice, ...)
+   is skipped: nothing would have cut it off.
 
 Every edited file must still parse (tree-sitter without ERROR/MISSING nodes and
 `compile()` for Python, `yaml.safe_load` for YAML); a variant that does not is
@@ -75,7 +85,9 @@ APPLICABLE: dict[UnitKind, tuple[str, ...]] = {
 }
 
 KINDS = ("value", "entity", "stub", "delete", "unreachable", "swap", "recipe")
-TEXT_SUFFIXES = {".py", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".sh", ".txt", ".md"}
+TEXT_SUFFIXES = {".py", ".pyw", ".ipynb", ".yaml", ".yml", ".json", ".jsonc", ".toml", ".cfg", ".ini", ".conf", ".gin",
+                 ".sh", ".txt", ".md"}
+"""Files the generator reads: what it edits, and everything liveness counts as a use (notebooks, configs)."""
 MAX_FILE_BYTES = 1_000_000
 
 
@@ -205,6 +217,7 @@ def update_gold(units: list[Unit], draft: Draft, texts: dict[str, str]) -> tuple
     maps = {p: draft.line_maps.get(p) or line_map(texts[p], t) for p, t in draft.files.items()}
     changed = _changed_lines(draft, texts, maps)
     cut = cut_off_lines(texts, draft.files) if draft.collateral_label is not None else {}
+    _check_unreachable(draft, cut)
     out: list[Unit] = []
     collateral: dict[str, Label] = {}
     for unit in units:
@@ -222,17 +235,32 @@ def update_gold(units: list[Unit], draft: Draft, texts: dict[str, str]) -> tuple
 
 def _cut_off_gold(unit: Unit, draft: Draft, maps: dict[str, dict[int, int | None]], changed: dict[str, set[int]],
                   cut: dict[str, set[int]]) -> Gold | None:
-    """Rule 6: `stubbed` for an untouched unit whose code the edit cut off; `None` when the rule does not apply."""
+    """Rule 6: `stubbed` for a unit whose code the edit cut off; `None` when the rule does not apply."""
     gold = unit.gold or Gold(label=Label.ALIGNED)
-    if not cut or not gold.spans or any(span_lines(s) & changed.get(s.path, set()) for s in gold.spans):
+    if not cut or not gold.spans or unit.kind == UnitKind.NUMERICAL:
         return None
-    inside = [span_lines(s) <= cut.get(s.path, set()) for s in gold.spans]
-    if all(inside):
-        return Gold(label=Label.STUBBED, spans=_remapped(unit, gold, maps),
-                    note=f"its code is cut off: the {draft.kind} of {draft.unit_id} leaves nothing that runs calling it")
-    if any(inside) or any(span_lines(s) & cut.get(s.path, set()) for s in gold.spans):
+    lines = [(span_lines(s), cut.get(s.path, set()), changed.get(s.path, set())) for s in gold.spans]
+    if not any(own <= off and not own & edited for own, off, edited in lines):
+        if any(own & off and not own & edited for own, off, edited in lines):
+            raise Skip(f"the edit cuts off part of {unit.id}'s implementation")
+        return None  # nothing of it is cut off untouched: rules 1-5 decide
+    if unit.kind in draft.skip_touched_kinds and any(own & edited for own, _, edited in lines):
+        raise Skip(f"the edit also changes {unit.id} ({unit.kind.value}) in a way without a clear label")
+    removed = {p: draft.core.get(p, set()) | draft.calls.get(p, set()) for p in changed}
+    for span, (own, off, edited) in zip(gold.spans, lines):
+        if own <= off and not own & edited:
+            continue
+        if draft.collateral_label == Label.STUBBED and own <= removed.get(span.path, set()):
+            continue  # taken away by the stub or silenced by the edit: `stubbed` by rule 4 as well
         raise Skip(f"the edit cuts off part of {unit.id}'s implementation")
-    return None
+    return Gold(label=Label.STUBBED, spans=_remapped(unit, gold, maps, lenient=True),
+                note=f"its code is cut off: the {draft.kind} of {draft.unit_id} leaves nothing that runs calling it")
+
+
+def _check_unreachable(draft: Draft, cut: dict[str, set[int]]) -> None:
+    """An `unreachable` edit must leave its target unused by the liveness definition."""
+    if draft.kind == "unreachable" and any(not lines <= cut.get(p, set()) for p, lines in draft.core.items()):
+        raise Skip(f"{draft.unit_id}'s implementation is still used with its calls commented out")
 
 
 def _other_gold(unit: Unit, draft: Draft, maps: dict[str, dict[int, int | None]], changed: dict[str, set[int]]) -> Gold:

@@ -20,10 +20,13 @@ statements deferred inside a longer function (a TODO comment followed by
 and the best candidate is a placeholder; an ordering unit whose steps are all
 found in one function is not stubbed by a placeholder step.
 
-An implementation that is dead code (`dead.py`: no entry point reaches it and
-only other dead code names it) is `stubbed` too: the claim is written but never
-runs. When a placeholder is the likely reason it lost its callers, the reason
-says so; the label is the same, because the claim still never takes effect.
+An implementation that is dead code (`dead.py`: no entry point reaches it, only
+other dead code names it, and the code keeps a trace of the call it lost, so it
+is `proven`) is `stubbed` too: the claim is written but never runs. Dead code
+nothing names at all may be reached in a way no rule knows and is never called
+`stubbed`. When a placeholder that still names it is the likely reason it lost
+its callers, the reason says so; the label is the same, because the claim
+still never takes effect.
 The dead function must be the unit's own implementation: it carries one of the
 unit's hints (or the claim names it), so a dead helper that merely ranks first
 says nothing about a unit whose own code is gone.
@@ -31,7 +34,6 @@ says nothing about a unit whose own code is gone.
 
 from __future__ import annotations
 
-import re
 
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
@@ -43,7 +45,7 @@ from sa_align.judges.ownership import (
     candidate_functions, claim_names, claim_text, owns, placeholder_support, references, support, unit_hints,
 )
 from sa_align.judges.placeholders import (
-    IN_BODY, NAME, THIN_BODY, WHOLE_BODY, is_abstract, placeholder, stub_strength, stub_verdict, stubs_by_symbol,
+    IN_BODY, NAME, is_abstract, placeholder, stub_strength, stub_verdict,
 )
 from sa_align.models import Label, UnitKind, Verdict
 
@@ -95,20 +97,43 @@ def _outranked(ctx: JudgeContext, sym: Symbol, intact: list[Symbol]) -> bool:
 
 
 def _placeholder_cause(index: RepoIndex, sym: Symbol) -> str | None:
-    """A placeholder that may be why `sym` lost its callers: a dead caller that is one, or one in
-    the same file or in a file that names `sym` (an import, a commented-out call)."""
-    stubs = stubs_by_symbol(index)
-    for caller in dead_code(index).callers.get(sym.id, ()):
-        if caller in stubs and (other := index.symbol_by_id.get(caller)) is not None:
-            return other.qualname
-    word = re.compile(rf"\b{re.escape(sym.name)}\b")
-    for fact in index.stubs:
-        if not set(fact.forms) & (WHOLE_BODY | THIN_BODY | {"todo_comment"}) or fact.symbol == sym.id:
-            continue
-        other = index.symbol_by_id.get(fact.symbol)
-        if other is not None and (other.path == sym.path or word.search(index.file_text(other.path))):
-            return other.qualname
+    """A placeholder that may be why `sym` lost its callers: one that still spells its name (or the
+    name of a dead caller it lost in turn), as a caller or as a switched-off call (`# name(`) in its
+    body. Abstract methods are interfaces, not placeholders (`placeholders.placeholder`), and a
+    placeholder that names none of them says nothing about it, wherever it is."""
+    dead = dead_code(index)
+    todo, seen = [sym.id], {sym.id}
+    while todo:
+        sid = todo.pop(0)
+        holders = [c for c in dead.callers.get(sid, ()) if c in dead.proven]
+        holders += [t.owner for t in dead.traces.get(sid, ()) if t.kind != "import" and t.owner is not None]
+        for holder in holders:
+            other = index.symbol_by_id.get(holder)
+            if other is not None and placeholder(index, other) is not None:
+                return other.qualname
+            if holder in dead.proven and holder not in seen:
+                seen.add(holder)
+                todo.append(holder)
     return None
+
+
+def _dead_reason(index: RepoIndex, sym: Symbol) -> str:
+    """Why `sym` is dead: the dead functions that still call it, or the traces of the calls it lost."""
+    dead = dead_code(index)
+    reason = f"`{sym.qualname}` is implemented but no entry point reaches it"
+    callers = dead.callers.get(sym.id, ())
+    if names := ", ".join(f"`{index.symbol_by_id[c].qualname}`" for c in callers[:3] if c in index.symbol_by_id):
+        reason += f"; only dead code calls it ({names})"
+    traces = dead.traces.get(sym.id, ())
+    if off := [f"{t.path}:{t.line}" for t in traces if t.kind == "off"]:
+        reason += f"; its calls are commented out ({', '.join(off[:3])})"
+    elif written := [f"{t.path}:{t.line}" for t in traces if t.kind == "mention"]:
+        reason += f"; a placeholder's comment still writes its call ({', '.join(written[:3])})"
+    elif imports := [f"{t.path}:{t.line}" for t in traces if t.kind == "import"]:
+        reason += f"; it is imported ({', '.join(imports[:3])}) but nothing there uses it"
+    if (cause := _placeholder_cause(index, sym)) is not None:
+        reason += f"; its callers were probably cut off by the placeholder `{cause}`"
+    return reason
 
 
 def _entity_lives_elsewhere(ctx: JudgeContext, sym: Symbol) -> bool:
@@ -132,22 +157,25 @@ def _entity_lives_elsewhere(ctx: JudgeContext, sym: Symbol) -> bool:
 
 def _unreachable(ctx: JudgeContext, sym: Symbol) -> Verdict | None:
     """`stubbed` when the unit's implementation is dead code (`dead.py`) and carries enough of the
-    unit to be it: the claim names it, or it carries two hints (one, when the unit has only one)."""
+    unit to be it: the claim names it, or it carries two hints (one, when the unit has only one).
+    Certain when a switched-off call proves the cut; likely (0.7) when only an unused import shows
+    it, or when nothing names it at all: such code may be reached in a way no rule knows, so the
+    vote leaves room for an LLM judge to outvote it."""
     index = ctx.index
-    if sym.id not in dead_code(index).dead or is_abstract(index, sym):
+    dead = dead_code(index)
+    if sym.id not in dead.dead or is_abstract(index, sym):
         return None
     hints = unit_hints(ctx)
     if hints and not claim_names(ctx, sym) and support(index, sym, hints) < min(MIN_OWNER_HINTS, len(hints)):
         return None
     if ctx.unit.entities and not named_hints(index, sym, hints) and _entity_lives_elsewhere(ctx, sym):
         return None
-    reason = f"`{sym.qualname}` is implemented but no entry point reaches it"
-    callers = dead_code(index).callers.get(sym.id, ())
-    names = ", ".join(f"`{index.symbol_by_id[c].qualname}`" for c in callers[:3] if c in index.symbol_by_id)
-    reason += f"; only dead code calls it ({names})" if names else " and nothing references it"
-    if (cause := _placeholder_cause(index, sym)) is not None:
-        reason += f"; its callers were probably cut off by the placeholder `{cause}`"
-    return decide(NAME, Label.STUBBED, reason, confidence=0.85, certain=True, evidence=[sym.span], score=0.0)
+    certain = sym.id in dead.certain
+    reason = _dead_reason(index, sym)
+    if sym.id not in dead.proven:
+        reason += "; nothing names it, so no call of it was seen"
+    return decide(NAME, Label.STUBBED, reason, confidence=0.85 if certain else 0.7,
+                  certain=certain, evidence=[sym.span], score=0.0)
 
 
 def _own_implementation(ctx: JudgeContext, relevant: list[Symbol]) -> Symbol | None:
@@ -200,9 +228,11 @@ def judge_stub(ctx: JudgeContext) -> Verdict:
     if ctx.unit.kind == UnitKind.NUMERICAL:
         return _numerical(ctx)
     if ctx.unit.kind == UnitKind.ORDERING and (seq := _sequence_located(ctx)) is not None:
-        if seq.id in dead_code(ctx.index).dead:
+        dead = dead_code(ctx.index)
+        if seq.id in dead.dead:
+            certain = seq.id in dead.certain
             return decide(NAME, Label.STUBBED, f"the steps are sequenced in `{seq.qualname}`, which nothing that runs calls",
-                          confidence=0.85, certain=True, evidence=[seq.span], score=0.0)
+                          confidence=0.85 if certain else 0.7, certain=certain, evidence=[seq.span], score=0.0)
         return abstain(NAME, f"the steps are sequenced in `{seq.qualname}`; a placeholder step is another unit's finding")
     relevant = relevant_symbols(ctx, limit=3)
     verdict = named_placeholder(ctx) or _placeholder(ctx, relevant) or placeholder_group(ctx)

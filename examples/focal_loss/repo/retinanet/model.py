@@ -30,6 +30,7 @@ class RetinaNet(nn.Module):
         self.backbone = backbone
         self.fpn = fpn
         self.cls_head = ClassificationHead(256, num_anchors, num_classes)
+        # init_prior_bias(self.cls_head)  # off while the loss diverged at the start of training
         self.box_head = nn.Conv2d(256, num_anchors * 4, kernel_size=3, padding=1)
 
     def forward(self, images):
