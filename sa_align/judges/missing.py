@@ -20,7 +20,8 @@ and config file (prose and comments do not count):
   (`dangling.py`) is missing; certainly only when nothing it names is left.
 
 When in doubt it abstains: a unit set under an unknown name is better left
-undecided than called missing.
+undecided than called missing, and so is a unit whose top candidates include
+a certain placeholder (the names it lacks may be what that body deferred).
 """
 
 from __future__ import annotations
@@ -126,9 +127,31 @@ def _named_code_gone(ctx: JudgeContext, vocab: CodeVocab) -> Verdict | None:
                   confidence=0.75)
 
 
+def _emptied_candidate(ctx: JudgeContext) -> str | None:
+    """A top candidate whose body is a placeholder, or a top candidate class with a placeholder
+    method: the names the unit lacks may be what that body lost."""
+    from sa_align.judges.base import candidate_symbol
+    from sa_align.judges.placeholders import placeholder
+
+    index = ctx.index
+    for cand in ctx.candidates[:5]:
+        sym = candidate_symbol(index, cand)
+        if sym is None:
+            continue
+        pool = [sym] if sym.kind != "class" else [m for m in index.symbols if m.parent == sym.id]
+        for fn in pool:
+            hit = placeholder(index, fn) if fn.kind in ("function", "method") else None
+            if hit is not None and hit[2]:
+                return fn.qualname
+    return None
+
+
 def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     unit = ctx.unit
     hints = [h for h in unit.hints if h.strip()]
+    if (emptied := _emptied_candidate(ctx)) is not None:
+        # Absent names beside an emptied candidate read as deferred as much as missing.
+        return abstain(NAME, f"the candidate `{emptied}` is a placeholder: absent names may be what it deferred")
     if (verdict := _named_code_gone(ctx, vocab)) is not None:
         return verdict
     if any(_hint_found(h, vocab) for h in hints):

@@ -24,6 +24,7 @@ from sa_align.judges.base import (
     line_span,
 )
 from sa_align.judges.evidence import docstring_lines, strip_comment
+from sa_align.judges.dead import dead_code
 from sa_align.judges.words import generic_words
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.text import tokenize
@@ -123,6 +124,9 @@ def judge_ordering(ctx: JudgeContext) -> Verdict:
         found = locate_steps(ctx.index, fn, steps)
         if any(not f for f in found):
             continue
+        if fn.id in dead_code(ctx.index).dead:
+            # The order holds in code nothing runs: that is the stub judge's finding, not this one's.
+            return abstain(NAME, f"the steps are located in `{fn.qualname}`, which nothing that runs calls")
         chosen = increasing_choice(found)
         if chosen is not None:
             evidence = [line_span(fn.path, ln, fn.qualname) for ln in chosen]

@@ -59,6 +59,8 @@ class EntityCheck:
     substitutes: list[tuple[str, tuple[str, int]]]
     named_at: tuple[str, int] | None = None
     """Where the code names the entity without using it (an identifier), when another is used instead."""
+    dead_at: tuple[str, int] | None = None
+    """Where the code uses the entity inside a function nothing that runs calls."""
 
 
 def _found_entities(index: RepoIndex) -> dict[tuple[str, str], tuple[str, int]]:
@@ -124,7 +126,8 @@ def _entities_verdict(checks: list[EntityCheck]) -> Verdict | None:
     replaced = [c for c in checks if not c.found and c.substitutes]
     # Only datasets, metrics and listed baselines are named the same way in code and prose;
     # other absent names (a technique, a method family, a protocol phrase) prove nothing.
-    absent = [c for c in checks if not c.found and not c.substitutes and absent_confidence(c) is not None]
+    absent = [c for c in checks if not c.found and not c.substitutes and not c.dead_at
+              and absent_confidence(c) is not None]
     if replaced:
         c = replaced[0]
         subs = ", ".join(f"{name} ({loc[0]}:{loc[1]})" for name, loc in c.substitutes[:3])
@@ -142,9 +145,11 @@ def _entities_verdict(checks: list[EntityCheck]) -> Verdict | None:
     if present:
         ev = [line_span(*c.found) for c in present]
         names = ", ".join(f"{c.name} ({c.found[0]}:{c.found[1]})" for c in present)
-        unseen = [c.name for c in checks if not c.found]
-        conf = 0.8 if not unseen else 0.6
+        unseen = [c.name for c in checks if not c.found and not c.dead_at]
+        dead = [f"{c.name} ({c.dead_at[0]}:{c.dead_at[1]})" for c in checks if c.dead_at]
+        conf = 0.8 if not unseen and not dead else 0.6
         note = f"; not located: {', '.join(unseen)}" if unseen else ""
+        note += f"; used only in code nothing runs: {', '.join(dead)}" if dead else ""
         return decide(NAME, Label.ALIGNED, f"the code uses {names}{note}", confidence=conf, evidence=ev)
     return None
 
@@ -162,6 +167,22 @@ def _params_verdict(ctx: JudgeContext) -> Verdict | None:
                   confidence=conf, certain=all(d.certain for d in pick), evidence=ev)
 
 
+def _live(check: EntityCheck, index: RepoIndex) -> EntityCheck:
+    """An entity used only inside a function nothing that runs calls is not used by the run: it
+    counts as not located (the stub judge decides that code), never as present or absent."""
+    from sa_align.judges.dead import dead_code
+
+    if check.found is None:
+        return check
+    path, line = check.found
+    owner = index.symbol_at(path, line)
+    while owner is not None and owner.kind not in ("function", "method"):
+        owner = index.symbol_by_id.get(owner.parent) if owner.parent else None
+    if owner is None or owner.id not in dead_code(index).dead:
+        return check
+    return EntityCheck(check.name, check.category, None, [], named_at=None, dead_at=check.found)
+
+
 def _canon(name: str) -> str:
     from sa_align.aliases import canonical_entity
 
@@ -175,7 +196,7 @@ def judge_protocol(ctx: JudgeContext) -> Verdict:
         return abstain(NAME, "the unit names no dataset, metric, baseline or count")
     names = set(unit.entities)
     spans = [(c.span.path, c.span.start_line, c.span.end_line) for c in ctx.candidates[:LOCATED_CANDIDATES]]
-    checks = [check_entity(e, ctx.index, {_canon(n) for n in names}, spans) for e in unit.entities]
+    checks = [_live(check_entity(e, ctx.index, {_canon(n) for n in names}, spans), ctx.index) for e in unit.entities]
     by_entities = _entities_verdict(checks) if checks else None
     by_params = _params_verdict(ctx) if unit.params else None
     verdicts = [v for v in (by_entities, by_params) if v is not None]

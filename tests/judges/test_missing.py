@@ -60,3 +60,26 @@ async def test_identifiers_the_unit_names_all_gone_is_missing(small):
     # A hint that names a definition in the repository means the unit's code is there.
     there = gone.model_copy(update={"hints": ["clipped_surrogate", "value_loss", "surr1"]})
     assert judge_missing(j.context(there)).abstained
+
+
+async def test_absent_names_beside_an_emptied_candidate_are_not_called_missing(small):
+    files = {
+        "train.py": '''
+            class Classifier:
+                """Pooled features into a linear head."""
+
+                def __init__(self, width, classes):
+                    self.width, self.classes = width, classes
+
+                def forward(self, features):
+                    raise NotImplementedError
+
+
+            if __name__ == "__main__":
+                Classifier(64, 10).forward([0.0])
+        ''',
+    }
+    unit = Unit(id="head", kind="method", claim="The classifier ends with global average pooling and a softmax.",
+                hints=["adaptive_avg_pool2d", "log_softmax_head"])
+    verdict = judge_missing(small(files).context(unit))
+    assert verdict.abstained and "`Classifier.forward` is a placeholder" in verdict.reason

@@ -58,6 +58,10 @@ def _data_repo(call: str, extra: str = "") -> dict[str, str]:
                 p.add_argument("--config", default="configs/cifar10.yaml")
                 return p.parse_args()
             {extra}
+
+            if __name__ == "__main__":
+                get_args()
+                cifar10_loaders("data")
         ''',
     }
 
@@ -70,6 +74,14 @@ async def test_dataset_only_named_while_another_is_loaded_is_mismatched(small):
 async def test_dataset_loaded_by_a_library_call_is_aligned(small):
     verdict = judge_protocol(small(_data_repo("CIFAR10")).context(proto("p", ["CIFAR-10"])))
     assert verdict.label == Label.ALIGNED
+
+
+async def test_a_dataset_used_only_in_code_nothing_runs_is_not_present(small):
+    files = _data_repo("CIFAR10")
+    files["train.py"] = files["train.py"].replace('            cifar10_loaders("data")\n', "")
+    assert "cifar10_loaders(" not in files["train.py"].split("__main__")[1]
+    # Neither present (nothing runs the loader) nor absent (the code does load it): the stub judge's call.
+    assert judge_protocol(small(files).context(proto("p", ["CIFAR-10"]))).abstained
 
 
 async def test_configured_dataset_outranks_a_guard_string(small):
