@@ -260,3 +260,25 @@ def _verdict(block: DeferredBlock, what: str) -> Verdict:
     sym = block.symbol
     reason = f"`{sym.qualname}` leaves `{what}` undone at line {block.line} ({block.comment.strip()[:80]})"
     return decide(NAME, Label.STUBBED, reason, confidence=0.8, evidence=[line_span(sym.path, block.line, sym.qualname)])
+
+
+def deferred_carrier(ctx: JudgeContext) -> Verdict | None:
+    """`stubbed` for a numerical unit when a deferred block anywhere leaves unset the object that
+    carries its parameters (`units/roles.yaml`: `optimizer = None` for a learning rate or betas)."""
+    from sa_align.aliases import canonical_param
+    from sa_align.resources import load_yaml
+
+    wanted = {canonical_param(p.name) or p.name for p in ctx.unit.params}
+    carriers: dict[str, str] = {}
+    for role, spec in load_yaml("roles.yaml")["roles"].items():
+        if wanted & set(spec["params"]):
+            carriers.update({name_key(n): role for n in spec["names"]})
+    for block in all_deferred_blocks(ctx.index):
+        for name in block.unset:
+            if name_key(name) in carriers:
+                reason = (f"`{block.symbol.qualname}` leaves the {carriers[name_key(name)]} `{name}` undone at line "
+                          f"{block.line} ({block.comment.strip()[:80]}), and the stated value is set nowhere")
+                return decide(NAME, Label.STUBBED, reason, confidence=0.7,
+                              evidence=[line_span(block.symbol.path, block.line, block.symbol.qualname)])
+    return None
+

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
-from sa_align.judges.blocks import deferred_block, deferred_blocks
+from sa_align.judges.blocks import deferred_block, deferred_carrier, deferred_blocks
 from sa_align.judges.dead import dead_code
 from sa_align.judges.evidence import relevant_symbols
 from sa_align.judges.named import named_hints, named_placeholder, namesake, placeholder_group
@@ -201,11 +201,13 @@ def _numerical(ctx: JudgeContext) -> Verdict:
     if any(d.label is not None for d in decide_params(ctx.unit, ctx.index, ctx.config.numeric_rel_tol)):
         return abstain(NAME, "the stated value is set in code that exists")
     relevant = relevant_symbols(ctx, limit=3)
-    if not relevant:
-        return abstain(NAME, "no function among the top candidates relates to the unit")
-    hit = placeholder(ctx.index, relevant[0], claim_text(ctx))
+    hit = placeholder(ctx.index, relevant[0], claim_text(ctx)) if relevant else None
     if hit is None:
-        return abstain(NAME, f"`{relevant[0].qualname}` is not a placeholder")
+        carrier = deferred_carrier(ctx)
+        if carrier is not None:
+            return carrier
+        why = f"`{relevant[0].qualname}` is not a placeholder" if relevant else "no function among the top candidates relates to the unit"
+        return abstain(NAME, why)
     fact, conf, _certain = hit
     return stub_verdict(relevant[0], fact, min(conf, 0.7), False)
 

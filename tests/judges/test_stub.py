@@ -449,3 +449,29 @@ async def test_digits_and_short_words_do_not_tie_a_bare_block_to_a_claim(small):
     '''}
     unit = method("s", "The encoder stacks 2 layers in sequence.", ["build_stack"])
     assert judge_stub(small(files).context(unit)).label != Label.STUBBED
+
+
+async def test_a_setting_whose_carrier_is_deferred_is_stubbed(small):
+    files = {
+        "train.py": '''
+            import torch
+
+
+            def train(model, steps):
+                # TODO: not implemented yet
+                optimizer = None
+                for _ in range(steps):
+                    model.step(optimizer)
+
+
+            if __name__ == "__main__":
+                train(None, 1)
+        ''',
+    }
+    betas = Unit(id="b", kind="numerical", claim="Adam uses beta1 = 0.9 and beta2 = 0.999.",
+                 params=[Param(name="betas", values=[0.9, 0.999])], hints=["betas", "torch.optim.Adam"])
+    verdict = judge_stub(small(files).context(betas))
+    assert verdict.label == Label.STUBBED and not verdict.certain and "`optimizer`" in verdict.reason
+    # A batch size is not carried by the optimizer: its absence stays the missing judge's call.
+    batch = Unit(id="bs", kind="numerical", claim="The batch size is 128.", params=[Param(name="batch_size", value=128)])
+    assert judge_stub(small(files).context(batch)).abstained
