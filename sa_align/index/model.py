@@ -305,6 +305,14 @@ class RepoIndex(_Fact):
     def symbol_by_id(self) -> dict[str, Symbol]:
         return {s.id: s for s in self.symbols}
 
+    def file_kind(self, path: str) -> FileKind | None:
+        """How an indexed file was indexed (`python`, `config`, ...); `None` for a path not indexed."""
+        return self._kind_by_path.get(path)
+
+    @cached_property
+    def _kind_by_path(self) -> dict[str, FileKind]:
+        return {f.path: f.kind for f in self.files}
+
     @cached_property
     def graph(self) -> "nx.DiGraph":
         """Call graph: symbol ids as nodes, resolved calls as edges (caller -> callee)."""

@@ -92,6 +92,14 @@ def candidate_symbol(index: "RepoIndex", cand: Candidate) -> "Symbol | None":
     return sym if sym is not None and sym.start_line <= span.end_line else None
 
 
+def function_at(index: "RepoIndex", path: str, line: int) -> "Symbol | None":
+    """The function or method that holds `line` (through any classes in between); `None` at module level."""
+    sym = index.symbol_at(path, line)
+    while sym is not None and sym.kind not in ("function", "method"):
+        sym = index.symbol_by_id.get(sym.parent) if sym.parent else None
+    return sym
+
+
 def qualname_of(symbol_id: str) -> str:
     """`path::Qual.name` -> `Qual.name`."""
     return symbol_id.split("::", 1)[-1]

@@ -129,15 +129,11 @@ def _telling(index: RepoIndex, trace: Trace) -> bool:
 
 def _certain(dead: set[str], callers: dict[str, tuple[str, ...]], traces: dict[str, tuple[Trace, ...]]) -> frozenset[str]:
     """Dead functions with a switched-off call of their own, or whose every dead caller is certain."""
-    out = {sid for sid in dead if any(t.kind in ("off", "mention") for t in traces.get(sid, ()))}
-    changed = True
-    while changed:
-        changed = False
-        for sid in dead - out:
-            if callers[sid] and all(c in out for c in callers[sid]):
-                out.add(sid)
-                changed = True
-    return frozenset(out)
+    # The same fixpoint as deadness: a switched-off call is a seed (no user to wait for); a function
+    # with no dead caller and no such call never becomes certain (`None` is a user that never dies).
+    users = {sid: set() if any(t.kind in ("off", "mention") for t in traces.get(sid, ()))
+             else (set(callers[sid]) or {None}) for sid in dead}
+    return frozenset(dead_among(users))
 
 
 def dead_code(index: RepoIndex) -> DeadCode:

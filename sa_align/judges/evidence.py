@@ -121,25 +121,23 @@ def build_vocab(index: RepoIndex) -> CodeVocab:
     return vocab
 
 
+def symbols_by_name(index: RepoIndex) -> dict[str, list[Symbol]]:
+    """Definitions (modules excluded) by the key of their bare name (`name_key`), in index order."""
+    from sa_align.retrieve.names import name_key
+
+    def build(ix: RepoIndex) -> dict[str, list[Symbol]]:
+        out: dict[str, list[Symbol]] = {}
+        for sym in ix.symbols:
+            if sym.kind != "module":
+                out.setdefault(name_key(sym.name), []).append(sym)
+        return out
+
+    return per_index(index, "symbols-by-name", build)
+
+
 def code_vocab(index: RepoIndex) -> CodeVocab:
     """The index's code vocabulary, built once."""
     return per_index(index, "vocab", build_vocab)
-
-
-def name_references(index: RepoIndex, name: str, exclude: Symbol | None = None) -> bool:
-    """True when `name` is used somewhere other than its definition and imports.
-
-    A recursive call inside `exclude` (the function itself) does not count.
-    """
-    vocab = code_vocab(index)
-    count = vocab.references.get(name, 0)
-    if count and exclude is not None:
-        own = sum(
-            1 for ln in index.lines(exclude.path, exclude.start_line + 1, exclude.end_line)
-            if re.search(rf"\b{re.escape(name)}\b", strip_comment(ln, "python"))
-        )
-        count -= own
-    return count > 0
 
 
 def unit_terms(ctx: JudgeContext) -> set[str]:

@@ -30,26 +30,27 @@ from sa_align.index.model import RepoIndex, StubFact, Symbol
 from sa_align.judges.base import JudgeContext
 from sa_align.judges.blocks import deferred_blocks
 from sa_align.judges.classes import methods_by_class
+from sa_align.judges.evidence import symbols_by_name
 from sa_align.judges.ownership import (
-    Hint, candidate_functions, claim_text, hint_in_repo, intact_twin, owns, support, unit_hints,
+    Hint,
+    candidate_functions,
+    claim_text,
+    hint_in_repo,
+    intact_twin,
+    owns,
+    support,
+    unit_hints,
 )
-from sa_align.judges.placeholders import IN_BODY, declaration_only, placeholder, stub_verdict
+from sa_align.judges.placeholders import (
+    IN_BODY,
+    declaration_only,
+    placeholder,
+    stub_verdict,
+)
 from sa_align.models import Verdict
-from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import per_index
 
 MIN_DEFERRED_METHODS = 2
-
-
-def _by_name(index: RepoIndex) -> dict[str, list[Symbol]]:
-    def build(ix: RepoIndex) -> dict[str, list[Symbol]]:
-        out: dict[str, list[Symbol]] = defaultdict(list)
-        for sym in ix.symbols:
-            if sym.kind != "module":
-                out[name_key(sym.name)].append(sym)
-        return dict(out)
-
-    return per_index(index, "symbols-by-name", build)
 
 
 def _by_word(index: RepoIndex) -> dict[str, list[Symbol]]:
@@ -76,7 +77,7 @@ def named_definitions(index: RepoIndex, hint: Hint) -> list[Symbol]:
         lists = [_by_word(index).get(w, []) for w in hint.words]
         pool = [s for s in min(lists, key=len) if hint.names(s)]
     else:
-        pool = [s for s in _by_name(index).get(hint.key, []) if hint.names(s)]
+        pool = [s for s in symbols_by_name(index).get(hint.key, []) if hint.names(s)]
     if hint.qualified is None and len(hint.words) < 2 and len(pool) != 1:
         return []
     return pool

@@ -89,8 +89,7 @@ def overrides_read(fact: ValueFact, index: RepoIndex) -> int | None:
 
 
 def _kind(path: str, index: RepoIndex) -> str | None:
-    kinds = per_index(index, "file-kinds", lambda ix: {f.path: f.kind for f in ix.files})
-    return kinds.get(path)
+    return index.file_kind(path)
 
 
 def tier(fact: ValueFact, index: RepoIndex, literal_lines: int = 0) -> int:

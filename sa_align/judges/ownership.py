@@ -25,7 +25,12 @@ from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, candidate_symbol
 from sa_align.judges.classes import hierarchy
-from sa_align.judges.evidence import code_vocab, docstring_lines, strip_comment
+from sa_align.judges.evidence import (
+    code_vocab,
+    docstring_lines,
+    strip_comment,
+    symbols_by_name,
+)
 from sa_align.judges.words import distinctive_words, generic_words, root
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import per_index
@@ -330,7 +335,9 @@ def intact_twin(ctx: JudgeContext, sym: Symbol) -> Symbol | None:
     mine = carried(ctx.index, sym, hints)
     by_name = not mine or any(h.key == name_key(sym.name) for h in mine)
     claim = claim_text(ctx)
-    for other in _same_name(ctx.index).get(name_key(sym.name), ()):
+    for other in symbols_by_name(ctx.index).get(name_key(sym.name), ()):
+        if other.kind not in ("function", "method"):
+            continue
         if other.id == sym.id or declaration_only(ctx.index, other) or placeholder(ctx.index, other, claim) is not None:
             continue
         if (sym.kind == other.kind == "function") or other.qualname == sym.qualname:
@@ -338,17 +345,6 @@ def intact_twin(ctx: JudgeContext, sym: Symbol) -> Symbol | None:
         if by_name and (theirs := carried(ctx.index, other, hints)) and mine <= theirs:
             return other
     return None
-
-
-def _same_name(index: RepoIndex) -> dict[str, list[Symbol]]:
-    def build(ix: RepoIndex) -> dict[str, list[Symbol]]:
-        out: dict[str, list[Symbol]] = {}
-        for s in ix.symbols:
-            if s.kind in ("function", "method"):
-                out.setdefault(name_key(s.name), []).append(s)
-        return out
-
-    return per_index(index, "functions-by-name", build)
 
 
 def claim_text(ctx: JudgeContext) -> str:

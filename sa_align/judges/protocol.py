@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sa_align.index.model import RepoIndex
-from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
+from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at, line_span
 from sa_align.judges.entities import is_used, related, substituted, substituted_here
 from sa_align.judges.evidence import code_vocab
 from sa_align.judges.numeric import decide_params
@@ -174,10 +174,7 @@ def _live(check: EntityCheck, index: RepoIndex) -> EntityCheck:
 
     if check.found is None:
         return check
-    path, line = check.found
-    owner = index.symbol_at(path, line)
-    while owner is not None and owner.kind not in ("function", "method"):
-        owner = index.symbol_by_id.get(owner.parent) if owner.parent else None
+    owner = function_at(index, *check.found)
     if owner is None or owner.id not in dead_code(index).dead:
         return check
     return EntityCheck(check.name, check.category, None, [], named_at=None, dead_at=check.found)

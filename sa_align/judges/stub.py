@@ -36,7 +36,7 @@ from __future__ import annotations
 
 
 from sa_align.index.model import RepoIndex, Symbol
-from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
+from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at
 from sa_align.judges.blocks import deferred_block, deferred_carrier, deferred_blocks
 from sa_align.judges.dead import dead_code
 from sa_align.judges.evidence import relevant_symbols
@@ -142,14 +142,11 @@ def _entity_lives_elsewhere(ctx: JudgeContext, sym: Symbol) -> bool:
     from sa_align.judges.protocol import check_entity
 
     dead = dead_code(ctx.index)
-    kinds = {f.path: f.kind for f in ctx.index.files}
     for name in ctx.unit.entities:
         found = check_entity(name, ctx.index).found
-        if found is None or kinds.get(found[0]) not in ("python", "notebook"):
+        if found is None or ctx.index.file_kind(found[0]) not in ("python", "notebook"):
             continue  # a config or prose mention runs nothing by itself
-        owner = ctx.index.symbol_at(*found)
-        while owner is not None and owner.kind not in ("function", "method"):
-            owner = ctx.index.symbol_by_id.get(owner.parent) if owner.parent else None
+        owner = function_at(ctx.index, *found)
         if owner is None or (owner.id != sym.id and owner.id not in dead.dead):
             return True
     return False

@@ -89,3 +89,12 @@ def test_parallel_extraction_matches_serial(mlrepo_copy: Path, tmp_path: Path, m
     parallel = build_index(mlrepo_copy, IndexConfig(workers=2), cache_dir=tmp_path / "cache")
     assert parallel.model_dump(exclude={"stats"}) == serial.model_dump(exclude={"stats"})
     assert len(list((tmp_path / "cache").rglob("*.pkl"))) == len(serial.files) + 1  # files written by both sides
+
+
+def test_file_kind_answers_for_indexed_paths_only(tmp_path: Path):
+    (tmp_path / "train.py").write_text("lr = 0.1\n")
+    (tmp_path / "config.yaml").write_text("lr: 0.1\n")
+    index = build_index(tmp_path)
+    assert index.file_kind("train.py") == "python"
+    assert index.file_kind("config.yaml") == "config"
+    assert index.file_kind("missing.py") is None
