@@ -28,8 +28,16 @@ from __future__ import annotations
 
 import re
 
-from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
+from sa_align.judges.base import (
+    JudgeContext,
+    StaticJudge,
+    abstain,
+    candidate_symbol,
+    decide,
+)
+from sa_align.judges.classes import methods_by_class
 from sa_align.judges.evidence import CodeVocab, code_vocab
+from sa_align.judges.placeholders import placeholder
 from sa_align.judges.words import distinctive_words, generic_words, root
 from sa_align.models import Label, Param, UnitKind, Verdict
 from sa_align.retrieve.params import canonical, distinctive, param_index, per_index
@@ -130,15 +138,12 @@ def _named_code_gone(ctx: JudgeContext, vocab: CodeVocab) -> Verdict | None:
 def _emptied_candidate(ctx: JudgeContext) -> str | None:
     """A top candidate whose body is a placeholder, or a top candidate class with a placeholder
     method: the names the unit lacks may be what that body lost."""
-    from sa_align.judges.base import candidate_symbol
-    from sa_align.judges.placeholders import placeholder
-
     index = ctx.index
     for cand in ctx.candidates[:5]:
         sym = candidate_symbol(index, cand)
         if sym is None:
             continue
-        pool = [sym] if sym.kind != "class" else [m for m in index.symbols if m.parent == sym.id]
+        pool = [sym] if sym.kind != "class" else methods_by_class(index).get(sym.id, [])
         for fn in pool:
             hit = placeholder(index, fn) if fn.kind in ("function", "method") else None
             if hit is not None and hit[2]:
