@@ -25,11 +25,11 @@ import re
 from dataclasses import dataclass
 
 from sa_align.aliases import split_identifier
-from sa_align.index.model import RepoIndex, Symbol, TextFact
+from sa_align.index.model import RepoIndex, StubFact, Symbol, TextFact
 from sa_align.judges.base import JudgeContext, decide, line_span
 from sa_align.judges.classes import hierarchy
 from sa_align.judges.ownership import candidate_functions, unit_hints
-from sa_align.judges.placeholders import defers, function_node
+from sa_align.judges.placeholders import IN_BODY, defers, function_node
 from sa_align.judges.words import generic_words
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.names import name_key
@@ -192,6 +192,12 @@ def deferred_blocks(index: RepoIndex, sym: Symbol) -> list[DeferredBlock]:
     """Every deferred block inside `sym`."""
     found = (_block_at(index, sym, t) for t in _markers(index).get(sym.path, []) if sym.start_line < t.line <= sym.end_line)
     return [b for b in found if b is not None]
+
+
+def deferred_elsewhere(index: RepoIndex, sym: Symbol, fact: StubFact) -> bool:
+    """A TODO that leaves named values unset in a longer body: the deferred blocks, not the whole
+    function, say whose work is undone (`deferred_block` decides)."""
+    return set(fact.forms) <= IN_BODY and any(b.unset for b in deferred_blocks(index, sym))
 
 
 def all_deferred_blocks(index: RepoIndex) -> list[DeferredBlock]:

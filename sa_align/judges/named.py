@@ -28,7 +28,7 @@ from collections import defaultdict
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, StubFact, Symbol
 from sa_align.judges.base import JudgeContext
-from sa_align.judges.blocks import deferred_blocks
+from sa_align.judges.blocks import deferred_elsewhere
 from sa_align.judges.classes import methods_by_class
 from sa_align.judges.evidence import symbols_by_name
 from sa_align.judges.ownership import (
@@ -42,7 +42,6 @@ from sa_align.judges.ownership import (
     unit_hints,
 )
 from sa_align.judges.placeholders import (
-    IN_BODY,
     declaration_only,
     placeholder,
     stub_verdict,
@@ -97,11 +96,6 @@ def deferred_class(index: RepoIndex, cls: Symbol, claim: str = "") -> list[tuple
     return []
 
 
-def _deferred_elsewhere(index: RepoIndex, sym: Symbol, fact: StubFact) -> bool:
-    """A TODO that leaves named values unset in a longer body: `blocks.py` decides whose they are."""
-    return set(fact.forms) <= IN_BODY and any(b.unset for b in deferred_blocks(index, sym))
-
-
 def _class_support(ctx: JudgeContext, cls: Symbol, hints: list[Hint]) -> int:
     """Hints the class carries in its name or any method, plus those the repository lost."""
     methods = _methods(ctx.index, cls)
@@ -149,7 +143,7 @@ def named_placeholder(ctx: JudgeContext) -> Verdict | None:
                     return verdict
                 continue
             hit = placeholder(index, sym, claim)
-            if hit is None or intact_twin(ctx, sym) is not None or _deferred_elsewhere(index, sym, hit[0]):
+            if hit is None or intact_twin(ctx, sym) is not None or deferred_elsewhere(index, sym, hit[0]):
                 continue
             if owns(ctx, sym, _intact_candidates(ctx, callers_of=sym), placeholder=True):
                 return stub_verdict(sym, *hit, named="the unit names it")
@@ -194,7 +188,7 @@ def placeholder_group(ctx: JudgeContext) -> Verdict | None:
     hints = unit_hints(ctx)
     claim = claim_text(ctx)
     group = [(s, hit) for s in candidate_functions(ctx) if (hit := placeholder(index, s, claim)) is not None
-             and support(index, s, hints) and namesake(ctx, s) is None and not _deferred_elsewhere(index, s, hit[0])]
+             and support(index, s, hints) and namesake(ctx, s) is None and not deferred_elsewhere(index, s, hit[0])]
     if len(group) < 2:
         return None
     carried = sum(1 for h in hints if any(support(index, s, [h]) for s, _ in group))

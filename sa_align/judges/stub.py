@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at
-from sa_align.judges.blocks import deferred_block, deferred_carrier, deferred_blocks
+from sa_align.judges.blocks import deferred_block, deferred_carrier, deferred_elsewhere
 from sa_align.judges.dead import dead_code
 from sa_align.judges.evidence import relevant_symbols
 from sa_align.judges.named import named_hints, named_placeholder, namesake, placeholder_group
@@ -45,7 +45,7 @@ from sa_align.judges.ownership import (
     candidate_functions, claim_names, claim_text, owns, placeholder_support, references, support, unit_hints,
 )
 from sa_align.judges.placeholders import (
-    IN_BODY, NAME, is_abstract, placeholder, stub_strength, stub_verdict,
+    NAME, is_abstract, placeholder, stub_strength, stub_verdict,
 )
 from sa_align.models import Label, UnitKind, Verdict
 
@@ -72,8 +72,8 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
         hit = placeholder(ctx.index, sym, claim)
         if hit is None or namesake(ctx, sym) is not None:
             continue
-        if set(hit[0].forms) <= IN_BODY and any(b.unset for b in deferred_blocks(ctx.index, sym)):
-            continue  # a TODO that leaves named values unset: `deferred_block` decides whose they are
+        if deferred_elsewhere(ctx.index, sym, hit[0]):
+            continue
         if ctx.unit.kind == UnitKind.ORDERING:
             # Steps share their names across functions: only a clear winner is the sequence itself.
             if rank == 0 and owns(ctx, sym, intact, placeholder=False, strict=True):
