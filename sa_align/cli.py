@@ -209,6 +209,7 @@ def bench(
     judge: Optional[List[str]] = JudgeOpt,
     variants: int = typer.Option(120, "--variants", help="Mutated variants to generate over all cases (0: clean cases only)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the mutation generator."),
+    no_hints: bool = typer.Option(False, "--no-hints", help="Remove every unit's hints (the shape imported units have)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the metrics as JSON here."),
     judgeeval: bool = typer.Option(False, "--judgeeval", help="DATASET is a folder of PaperBench JudgeEval submissions."),
     sabench: bool = typer.Option(False, "--sabench", help="DATASET is SA-Bench (a checkout or a git directory): compare with its judge on its agent runs."),
@@ -228,7 +229,7 @@ def bench(
         elif judgeeval:
             result = run_judgeeval(dataset, config, out=out)
         else:
-            result = run_bench(dataset, config, variants=variants, seed=seed, out=out)
+            result = run_bench(dataset, config, variants=variants, seed=seed, out=out, hints=not no_hints)
     except InputError as exc:
         raise _fail(str(exc))
     render_table(result)

@@ -125,6 +125,13 @@ def _evaluate_one(
         record.seconds = round(time.perf_counter() - start, 3)
 
 
+def _without_hints(evaluator: Evaluator) -> Evaluator:
+    def run(paper, repo, *, units, config):
+        return evaluator(paper, repo, units=[u.model_copy(update={"hints": []}) for u in units], config=config)
+
+    return run
+
+
 def _variants(cases: list[Case], variants: int | None, seed: int) -> tuple[list[Variant], list[Skipped]]:
     if variants == 0:
         return [], []
@@ -145,10 +152,17 @@ def run_bench(
     seed: int = 0,
     out: Path | None = None,
     evaluator: Evaluator | None = None,
+    hints: bool = True,
 ) -> BenchResult:
-    """Evaluate every case and `variants` generated variants (all when `None`, none when 0); score against gold."""
+    """Evaluate every case and `variants` generated variants (all when `None`, none when 0); score against gold.
+
+    With `hints=False` every unit reaches the evaluator without `hints`, the shape
+    imported and user-written units have.
+    """
     config = config or EvalConfig()
     evaluator = evaluator or _default_evaluator()
+    if not hints:
+        evaluator = _without_hints(evaluator)
     started = time.perf_counter()
     cases = load_dataset(dataset_path)
     chosen, skipped = _variants(cases, variants, seed)

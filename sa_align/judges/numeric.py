@@ -342,6 +342,17 @@ def _say(p: Param, checks: list[SiteCheck], verb: str) -> str:
 # --------------------------------------------------------------------------- the judge
 
 
+def mismatch_score(bad: int, good: int) -> float:
+    """SA-Bench level of a unit some of whose values differ: the larger the share that differs, the lower.
+
+    Every value different is a core substitution (0.25); a third or less of the
+    checked values different is a minor deviation (0.75); in between, 0.5.
+    """
+    if not good:
+        return 0.25
+    return 0.75 if bad / (bad + good) <= 1 / 3 else 0.5
+
+
 def combine(decisions: list[ParamDecision]) -> tuple[Label | None, float, bool, list[ValueFact], str]:
     """Unit label from its parameters' decisions."""
     bad = [d for d in decisions if d.label == Label.MISMATCHED]
@@ -349,7 +360,10 @@ def combine(decisions: list[ParamDecision]) -> tuple[Label | None, float, bool, 
     unknown = [d for d in decisions if d.label is None]
     if bad:
         best = max(bad, key=lambda d: d.confidence)
-        return Label.MISMATCHED, best.confidence, any(d.certain for d in bad), [f for d in bad for f in d.evidence], "; ".join(d.note for d in bad)
+        note = "; ".join(d.note for d in bad)
+        if good:
+            note += f"; matching: {'; '.join(d.note for d in good)}"
+        return Label.MISMATCHED, best.confidence, any(d.certain for d in bad), [f for d in bad for f in d.evidence], note
     if not good:
         return None, 0.0, False, [], "; ".join(d.note for d in unknown)
     conf = min(d.confidence for d in good) * (1.0 if not unknown else 0.75)
@@ -368,7 +382,11 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     # `decide` keeps ten spans; one per line, first seen first.
     lines = list(dict.fromkeys((f.path, f.line) for f in facts))[:10]
     evidence: list[CodeSpan] = [line_span(path, line) for path, line in lines]
-    return decide(NAME, label, note, confidence=conf, certain=certain, evidence=evidence)
+    score = None
+    if label == Label.MISMATCHED:
+        score = mismatch_score(sum(d.label == Label.MISMATCHED for d in decisions),
+                               sum(d.label == Label.ALIGNED for d in decisions))
+    return decide(NAME, label, note, confidence=conf, certain=certain, evidence=evidence, score=score)
 
 
 def numeric_judge() -> StaticJudge:

@@ -1,0 +1,69 @@
+"""Does a verdict speak for the whole claim? `aligned` on part of a free-text claim is no finding.
+
+Policy and numbers in `units/scope.yaml`. A unit whose checked field was
+derived from its own text (`Unit.derived`) may state more than that field
+carries. A value judge's `aligned` stands only when every number the claim
+states (0, 1, 2 and reference numbers such as "Table 3" aside) is a value one
+of its parameters carries; a presence judge's `aligned` (entities named in
+code, steps located in order) never stands on such a unit. Either becomes an
+abstention that says what was left unchecked, so an LLM judge, when configured,
+still decides. Failures (`mismatched`, `missing`, ...) are untouched: part of a
+claim being wrong is enough.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from sa_align.judges.base import abstain
+from sa_align.models import Label, Unit, Verdict
+from sa_align.resources import load_yaml
+
+_FIELD_OF = {"numeric": "params", "protocol": "entities", "ordering": "order"}
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    return load_yaml("scope.yaml")
+
+
+@lru_cache(maxsize=1)
+def _reference_re() -> re.Pattern[str]:
+    words = "|".join(re.escape(w) for w in _table()["reference_words"])
+    return re.compile(rf"\b(?:{words})\.?\s*[\[(]?\s*$", re.IGNORECASE)
+
+
+def stated_numbers(text: str) -> list[float]:
+    """The values a claim states, reference numbers and 0, 1, 2 aside."""
+    from sa_align.numbers import find_quantities
+
+    ignore = {float(v) for v in _table()["ignore_values"]}
+    out = []
+    for start, _end, q in find_quantities(text):
+        if q.value in ignore or _reference_re().search(text[max(0, start - 16):start]):
+            continue
+        out.append(q.value)
+    return out
+
+
+def unchecked_numbers(unit: Unit) -> list[float]:
+    """Numbers of the claim that none of the unit's parameters carries."""
+    carried = [float(v) for p in unit.params for v in ([p.value] if p.value is not None else []) + list(p.values)
+               if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return [n for n in stated_numbers(unit.claim)
+            if not any(abs(n - c) <= 1e-9 * max(1.0, abs(c)) for c in carried)]
+
+
+def scoped(unit: Unit, verdict: Verdict) -> Verdict:
+    """`verdict`, or an abstention when its `aligned` covers only part of a free-text claim."""
+    rule = _table()["gated"].get(verdict.judge)
+    if rule is None or verdict.label != Label.ALIGNED or verdict.abstained or _FIELD_OF[verdict.judge] not in unit.derived:
+        return verdict
+    if rule == "every_number_checked":
+        rest = unchecked_numbers(unit)
+        if not rest:
+            return verdict
+        shown = ", ".join(f"{n:g}" for n in rest[:6])
+        return abstain(verdict.judge, f"{verdict.reason}; but the claim also states {shown}, which no checked parameter carries")
+    return abstain(verdict.judge, f"{verdict.reason}; but this shows only part of a claim stated in free text")
