@@ -8,8 +8,10 @@ and config file (prose and comments do not count):
   appears under no related name (nor anywhere, when the value is distinctive),
   and no distinctive word of the claim occurs in code (a library default may
   set it implicitly);
-- method and ordering: none of its hints appears in an identifier, and (with
-  or without hints) fewer than a third of its distinctive claim words appear;
+- method and ordering: the unit names identifiers (hints, given or derived
+  from its claim), none of them appears in any spelling in code or config,
+  and fewer than a third of its distinctive claim words appear; claim words
+  alone never decide absence (prose and code name things differently);
   or the identifiers it names are gone: no hint names a definition in the
   repository, its first compound hint (`clipped_surrogate`, `GroupNorm`)
   and at least half of its compound hints occur in no code or config file,
@@ -18,6 +20,8 @@ and config file (prose and comments do not count):
 - any non-numerical unit whose results live code still reads while no scope
   of the repository produces them and the code it names is gone
   (`dangling.py`) is missing; certainly only when nothing it names is left.
+
+A repository with no line of code or configuration is missing everything, certainly.
 
 When in doubt it abstains: a unit set under an unknown name is better left
 undecided than called missing, and so is a unit whose top candidates include
@@ -161,20 +165,31 @@ def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
         return verdict
     if any(_hint_found(h, vocab) for h in hints):
         return abstain(NAME, "a hinted identifier occurs in the code")
+    if not hints:
+        # Claim words are prose: code names things differently (`attn`), so their absence shows nothing.
+        return abstain(NAME, "the unit names no identifier to look for, and claim words alone never show absence")
     words = distinctive_words(unit)
-    if len(words) < 2 and not hints:
-        return abstain(NAME, "too few distinctive words to decide absence")
     found = words & _code_roots(ctx, vocab)
     if words and len(found) / len(words) >= 1 / 3:
         return abstain(NAME, f"claim words occur in the code ({', '.join(sorted(found)[:5])})")
-    what = f"hints {', '.join(hints)}" if hints else f"claim words {', '.join(sorted(words)[:6])}"
-    conf = 0.85 if hints and not found else 0.75
-    return decide(NAME, Label.MISSING, f"none of the unit's {what} occur in any code or config file", confidence=conf)
+    seen = f"; of its claim words only {', '.join(sorted(found)[:5])} occur" if found else "; nor does any of its claim words"
+    return decide(NAME, Label.MISSING,
+                  f"no code or config file contains any spelling of the identifiers the unit names ({', '.join(hints[:6])}){seen}",
+                  confidence=0.85 if not found else 0.75)
+
+
+def _no_code(ctx: JudgeContext) -> Verdict | None:
+    """A repository without a line of code or configuration implements nothing (SA-Bench scores it 0)."""
+    if any(f.lines for f in ctx.index.files if f.kind != "text"):
+        return None
+    return decide(NAME, Label.MISSING, "the repository holds no code or configuration at all", confidence=0.95, certain=True)
 
 
 def judge_missing(ctx: JudgeContext) -> Verdict:
     from sa_align.judges.dangling import dangling
 
+    if (verdict := _no_code(ctx)) is not None:
+        return verdict
     vocab = code_vocab(ctx.index)
     if ctx.unit.kind == UnitKind.NUMERICAL:
         return _numerical(ctx, vocab)

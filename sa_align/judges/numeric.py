@@ -85,6 +85,7 @@ from sa_align.judges.numeric_sites import (
     ignored_default,
     other_callee,
     overrides_read,
+    preset_name,
     same_setting,
     tier,
     unit_words,
@@ -308,7 +309,8 @@ def _decide_mixed(
     """Sites of the top tier disagree: the unit's context, then sameness of setting, decides."""
     named = about_unit(top_match + top_conflict, words)
     if named:
-        where = " where the context names the unit's setting"
+        preset = preset_name(named, [c for c in top_match + top_conflict if c not in named], words)
+        where = f" in `{preset}`, the preset the claim names" if preset else " where the context names the unit's setting"
         if all(c.outcome == "match" for c in named):
             note = _say(p, named, "sets") + f"{where}; other settings differ ({_sites(top_conflict)})"
             return ParamDecision(p, Label.ALIGNED, 0.8, False, [c.fact for c in named], note)

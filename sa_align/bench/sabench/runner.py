@@ -197,14 +197,17 @@ def _outcomes(scores: RunScores, report: DriftReport) -> list[ClaimOutcome]:
         out.append(ClaimOutcome(
             claim_id=claim.id, dimension=claim.dimension, reference=claim.score, label=label,
             score=result.score if decided else None, confidence=result.confidence if result else 0.0,
-            reason=reason[:200],
+            reason=reason[:400],
         ))
     return out
 
 
 def _reason(result) -> str:
+    """The deciding verdict's reason; for an undecided unit, why each judge abstained."""
     voting = [v for v in result.verdicts if not v.abstained and v.label == result.label]
-    return (voting[0].judge + ": " + voting[0].reason) if voting else ""
+    if voting:
+        return voting[0].judge + ": " + voting[0].reason
+    return " | ".join(f"{v.judge}: {v.reason}" for v in result.verdicts if v.reason)
 
 
 # --------------------------------------------------------------------------- many runs
