@@ -47,7 +47,10 @@ def complete_unit(unit: Unit) -> Unit:
     found = _rule_fields(text)
     updates: dict[str, Any] = {}
     if unit.kind == UnitKind.NUMERICAL and not unit.params:
-        params = _merge_params(found["params"], assignment_params(text, found["params"]))
+        written = assignment_params(text, found["params"])
+        # A setting written as `name=value` is explicit; the prose rules' reading of the same name yields.
+        named = {p.name for p in written}
+        params = _merge_params([p for p in found["params"] if p.name not in named], written)
         if params:
             updates["params"] = params
     if unit.kind == UnitKind.PROTOCOL and not unit.entities and found["entities"]:

@@ -8,14 +8,18 @@ and config file (prose and comments do not count):
   appears under no related name (nor anywhere, when the value is distinctive),
   and no distinctive word of the claim occurs in code (a library default may
   set it implicitly);
-- method and ordering: the unit names identifiers (hints, given or derived
-  from its claim), none of them appears in any spelling in code or config,
+- method and ordering: the unit names identifiers (hints it was given; hints
+  derived from its own prose or math are the paper's notation, `x_t`, `A_hat`,
+  and only help retrieval), none of them appears in any spelling in code or config,
   and fewer than a third of its distinctive claim words appear; claim words
   alone never decide absence (prose and code name things differently);
   or the identifiers it names are gone: no hint names a definition in the
   repository, its first compound hint (`clipped_surrogate`, `GroupNorm`)
   and at least half of its compound hints occur in no code or config file,
   and at most a third of its distinctive claim words do;
+- numerical, also: no parameter of the unit is set anywhere, and no value the
+  claim states (0, 1, 2 and reference numbers aside) occurs as a number in any
+  code or config file, in any notation;
 - protocol units with entities are left to the protocol judge;
 - any non-numerical unit whose results live code still reads while no scope
   of the repository produces them and the code it names is gone
@@ -91,6 +95,8 @@ def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     from sa_align.judges.numeric import param_hints
 
     params = ctx.unit.params
+    if not any(param_index(ctx.index).sites(p) for p in params) and (verdict := _values_absent(ctx)) is not None:
+        return verdict
     if not params:
         return abstain(NAME, "a numerical unit without parameters cannot be checked for absence")
     if not all(_param_absent(p, ctx, vocab) for p in params):
@@ -107,6 +113,36 @@ def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
                   confidence=0.85)
 
 
+def _values_absent(ctx: JudgeContext) -> Verdict | None:
+    """`missing` when no value the claim states occurs in any code or config file, in any notation.
+
+    Names in a free-text claim are the paper's (`H_Enc`, "unrolling horizon") and
+    code names them differently; the numbers are the same. On SA-Bench's
+    development split, claims none of whose values occur anywhere were faithfully
+    implemented (reference >= 0.75) in 7 of 134 runs.
+    """
+    from sa_align.judges.evidence import code_numbers
+    from sa_align.judges.scope import stated_quantities
+
+    stated = stated_quantities(ctx.unit.claim)
+    if not stated:
+        return None
+    numbers = code_numbers(ctx.index)
+    if any(round(v, 12) in numbers for pair in stated for v in pair):
+        return None
+    shown = ", ".join(f"{number:g}" for _value, number in stated[:6])
+    return decide(NAME, Label.MISSING, f"none of the values the claim states ({shown}) occurs in any code or config file",
+                  confidence=0.8)
+
+
+def named_hints(unit) -> list[str]:
+    """The identifiers a unit names: its given hints. Hints derived from its claim are the
+    paper's notation (`alpha_bar`, `A_hat`), which code spells its own way: they never show absence."""
+    if "hints" in unit.derived:
+        return []
+    return [h for h in unit.hints if h.strip()]
+
+
 def _definition_hints(hints: list[str]) -> list[str]:
     """Hints spelled like the name of a function, class or variable of the implementation:
     compound identifiers (`clipped_surrogate`, `GroupNorm`), not library paths or single words."""
@@ -121,7 +157,7 @@ def _named_code_gone(ctx: JudgeContext, vocab: CodeVocab) -> Verdict | None:
     the repository, the first compound hint occurs nowhere, and neither does at least half of them."""
     from sa_align.retrieve.names import name_key
 
-    hints = [h for h in ctx.unit.hints if h.strip()]
+    hints = named_hints(ctx.unit)
     compound = _definition_hints(hints)
     if not compound:
         return None
@@ -132,11 +168,16 @@ def _named_code_gone(ctx: JudgeContext, vocab: CodeVocab) -> Verdict | None:
     if compound[0] not in gone or len(gone) * 2 < len(compound):
         return None
     words = distinctive_words(ctx.unit)
-    if words and len(words & _code_roots(ctx, vocab)) * 3 > len(words):
+    found = words & _code_roots(ctx, vocab)
+    if words and len(found) * 3 > len(words):
         return None  # much of what the claim describes is still in the code, under other names
     return decide(NAME, Label.MISSING,
-                  f"no code defines or uses {', '.join(gone)}, and no hint of the unit names any definition",
-                  confidence=0.75)
+                  f"no code defines or uses {', '.join(gone)}, and no hint of the unit names any definition"
+                  f"{_words_seen(found)}", confidence=0.75)
+
+
+def _words_seen(found: set[str]) -> str:
+    return f"; of its claim words only {', '.join(sorted(found)[:5])} occur" if found else "; nor does any of its claim words"
 
 
 def _emptied_candidate(ctx: JudgeContext) -> str | None:
@@ -157,7 +198,7 @@ def _emptied_candidate(ctx: JudgeContext) -> str | None:
 
 def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     unit = ctx.unit
-    hints = [h for h in unit.hints if h.strip()]
+    hints = named_hints(unit)
     if (emptied := _emptied_candidate(ctx)) is not None:
         # Absent names beside an emptied candidate read as deferred as much as missing.
         return abstain(NAME, f"the candidate `{emptied}` is a placeholder: absent names may be what it deferred")
@@ -172,9 +213,9 @@ def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     found = words & _code_roots(ctx, vocab)
     if words and len(found) / len(words) >= 1 / 3:
         return abstain(NAME, f"claim words occur in the code ({', '.join(sorted(found)[:5])})")
-    seen = f"; of its claim words only {', '.join(sorted(found)[:5])} occur" if found else "; nor does any of its claim words"
     return decide(NAME, Label.MISSING,
-                  f"no code or config file contains any spelling of the identifiers the unit names ({', '.join(hints[:6])}){seen}",
+                  f"no code or config file contains any spelling of the identifiers the unit names ({', '.join(hints[:6])})"
+                  f"{_words_seen(found)}",
                   confidence=0.85 if not found else 0.75)
 
 

@@ -34,8 +34,11 @@ def _reference_re() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{words})\.?\s*[\[(]?\s*$", re.IGNORECASE)
 
 
-def stated_numbers(text: str) -> list[float]:
-    """The values a claim states, reference numbers and 0, 1, 2 aside."""
+def stated_quantities(text: str) -> list[tuple[float, float]]:
+    """(value, number as written) of each value a claim states, reference numbers and 0, 1, 2 aside.
+
+    The two differ for percentages (`12.5%` -> 0.125 and 12.5): code writes either.
+    """
     from sa_align.numbers import find_quantities
 
     ignore = {float(v) for v in _table()["ignore_values"]}
@@ -43,8 +46,13 @@ def stated_numbers(text: str) -> list[float]:
     for start, _end, q in find_quantities(text):
         if q.value in ignore or _reference_re().search(text[max(0, start - 16):start]):
             continue
-        out.append(q.value)
+        out.append((q.value, q.number))
     return out
+
+
+def stated_numbers(text: str) -> list[float]:
+    """The values a claim states, reference numbers and 0, 1, 2 aside."""
+    return [value for value, _number in stated_quantities(text)]
 
 
 def unchecked_numbers(unit: Unit) -> list[float]:

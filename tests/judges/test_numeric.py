@@ -321,3 +321,45 @@ def test_placeholder_and_reflective_bodies_keep_their_defaults(small, body):
     files = {"schedule.py": f"def linear_beta_schedule(n, beta_start=1e-4, beta_end=0.02):\n    {body}\n"}
     verdict = judge_numeric(small(files).context(BETAS))
     assert verdict.label == Label.ALIGNED
+
+
+def test_the_share_of_differing_values_grades_a_mismatch():
+    from sa_align.judges.numeric import mismatch_score
+
+    assert mismatch_score(bad=2, good=0) == 0.25
+    assert mismatch_score(bad=1, good=3) == 0.75
+    assert mismatch_score(bad=2, good=2) == 0.5
+
+
+async def test_a_preset_the_claim_names_decides_and_is_named(small):
+    from sa_align.extract.derive import complete_unit
+
+    repo = small({
+        "config.py": """
+            PRESETS = {
+                "base": {"d_model": 512, "num_heads": 8, "dropout": 0.1},
+                "big": {"d_model": 1024, "num_heads": 16, "dropout": 0.3},
+            }
+
+
+            def get_config(name):
+                return PRESETS[name]
+        """,
+        "train.py": """
+            from config import get_config
+
+
+            def main(size="base"):
+                cfg = get_config(size)
+                return cfg["d_model"], cfg["num_heads"], cfg["dropout"]
+
+
+            if __name__ == "__main__":
+                main()
+        """,
+    })
+    base = await repo.judge(complete_unit(Unit(id="b", kind="numerical", claim="Base model: d_model=512, num_heads=8, dropout=0.1")))
+    assert base.label == Label.ALIGNED
+    assert "`PRESETS.base`, the preset the claim names" in next(v.reason for v in base.verdicts if v.judge == "numeric")
+    big = await repo.judge(complete_unit(Unit(id="g", kind="numerical", claim="Big model: dropout=0.1")))
+    assert big.label == Label.MISMATCHED
