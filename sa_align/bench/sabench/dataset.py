@@ -210,12 +210,9 @@ def paper_file(source: Source, paper: str) -> str | None:
 
 def claim_units(claims: tuple[ReferenceClaim, ...] | list[ReferenceClaim]) -> list[Unit]:
     """Units from reference claims: id, claim and source only; the kind from the dimension."""
-    dims = tables().dimensions
-    return [
-        Unit(id=c.id, kind=dims[c.dimension], claim=" ".join(c.claim.split()),
-             section=c.source or None, origin="sa-bench")
-        for c in claims
-    ]
+    from sa_align.extract.importers import sabench_claim_unit
+
+    return [sabench_claim_unit(c.id, c.dimension, c.claim, c.source) for c in claims]
 
 
 def is_result_path(path: str) -> bool:
