@@ -252,6 +252,10 @@ def decide_params(unit: Unit, index: RepoIndex, tol: float) -> list[ParamDecisio
 def _decide_sites(
     p: Param, index: RepoIndex, sites: list[tuple[ValueFact, Outcome]], words: frozenset[str] = frozenset()
 ) -> ParamDecision:
+    live, dead = _live_sites(sites, index)
+    if dead and not live:
+        return _dead_only(p, index, sites, dead, words)
+    sites = live
     literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
     checks = [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites]
     if not checks:
@@ -268,6 +272,27 @@ def _decide_sites(
     d = _decide_checks(p, [c for c in checks if id(c) not in skip], words)
     d.note += f"; defaults the function never reads are left out ({_sites(ignored)})"
     return d
+
+
+def _live_sites(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> tuple[list, list[ValueFact]]:
+    """Sites in functions something that runs calls, and the facts of those in dead functions (`judges/dead.py`)."""
+    from sa_align.judges.dead import dead_code
+
+    dead_fns = dead_code(index).dead
+    live = [(f, o) for f, o in sites if f.symbol is None or f.symbol not in dead_fns]
+    return live, [f for f, _ in sites if f.symbol is not None and f.symbol in dead_fns]
+
+
+def _dead_only(p: Param, index: RepoIndex, sites: list, dead: list[ValueFact], words: frozenset[str]) -> ParamDecision:
+    """Every site lies in code nothing that runs calls: it shows what was meant, not what a run does.
+    A match there is no finding (abstain); a different value is still a weak sign of drift."""
+    where = ", ".join(sorted({f"`{f.symbol.split('::', 1)[-1]}` ({f.path}:{f.line})" for f in dead}))
+    note = f"`{p.name}` is set only in code nothing that runs calls: {where}"
+    literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
+    d = _decide_checks(p, [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites], words)
+    if d.label != Label.MISMATCHED:
+        return ParamDecision(p, None, 0.0, False, [], note)
+    return ParamDecision(p, Label.MISMATCHED, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, f"{d.note}; {note}")
 
 
 def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:

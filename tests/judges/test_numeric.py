@@ -206,6 +206,10 @@ def test_enclosing_function_names_are_context(small):
 
         def finetune(model):
             return torch.optim.Adam(model.parameters(), lr=1e-4)
+
+
+        if __name__ == "__main__":
+            finetune(pretrain(None))
     '''}
     j = small(files)
     said = "The learning rate for fine-tuning is 1e-3."
@@ -363,3 +367,29 @@ async def test_a_preset_the_claim_names_decides_and_is_named(small):
     assert "`PRESETS.base`, the preset the claim names" in next(v.reason for v in base.verdicts if v.judge == "numeric")
     big = await repo.judge(complete_unit(Unit(id="g", kind="numerical", claim="Big model: dropout=0.1")))
     assert big.label == Label.MISMATCHED
+
+
+async def test_a_value_only_code_nothing_runs_sets_is_not_aligned(small):
+    repo = small({"train.py": """
+        import torch
+
+
+        def old_setup(model):
+            return torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+
+        def main(model):
+            # TODO: set up the optimizer
+            optimizer = None
+            for step in range(10):
+                model.step(optimizer)
+
+
+        if __name__ == "__main__":
+            main(None)
+    """})
+    unit = Unit(id="lr", kind="numerical", claim="SGD, learning rate 0.1", params=[Param(name="learning_rate", value=0.1)])
+    result = await repo.judge(unit)
+    numeric = next(v for v in result.verdicts if v.judge == "numeric")
+    assert numeric.abstained and "only in code nothing that runs calls: `old_setup`" in numeric.reason
+    assert result.label == Label.STUBBED
