@@ -191,3 +191,10 @@ def code_numbers(index: RepoIndex) -> frozenset[float]:
 
     return per_index(index, "code-numbers", build)
 
+
+def code_roots(index: RepoIndex) -> frozenset[str]:
+    """Crude stems of every word of the code vocabulary, for comparing with a claim's distinctive words."""
+    from sa_align.judges.words import root
+
+    return per_index(index, "code-roots", lambda ix: frozenset(root(t) for t in code_vocab(ix).tokens))
+

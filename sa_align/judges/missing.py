@@ -17,9 +17,6 @@ and config file (prose and comments do not count):
   repository, its first compound hint (`clipped_surrogate`, `GroupNorm`)
   and at least half of its compound hints occur in no code or config file,
   and at most a third of its distinctive claim words do;
-- numerical, also: no parameter of the unit is set anywhere, and no value the
-  claim states (0, 1, 2 and reference numbers aside) occurs as a number in any
-  code or config file, in any notation;
 - protocol units with entities are left to the protocol judge;
 - any non-numerical unit whose results live code still reads while no scope
   of the repository produces them and the code it names is gone
@@ -44,7 +41,7 @@ from sa_align.judges.base import (
     decide,
 )
 from sa_align.judges.classes import methods_by_class
-from sa_align.judges.evidence import CodeVocab, code_vocab
+from sa_align.judges.evidence import CodeVocab, code_roots, code_vocab
 from sa_align.judges.placeholders import placeholder
 from sa_align.judges.words import distinctive_words, generic_words, root
 from sa_align.models import Label, Param, UnitKind, Verdict
@@ -57,8 +54,8 @@ __all__ = ["distinctive_words", "generic_words", "judge_missing", "missing_judge
 MIN_HINT_SUBSTRING = 4
 
 
-def _code_roots(ctx: JudgeContext, vocab: CodeVocab) -> frozenset[str]:
-    return per_index(ctx.index, "code-roots", lambda _ix: frozenset(root(t) for t in vocab.tokens))
+def _code_roots(ctx: JudgeContext, _vocab: CodeVocab) -> frozenset[str]:
+    return code_roots(ctx.index)
 
 
 def _name_keys(p: Param) -> set[str]:
@@ -95,8 +92,6 @@ def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     from sa_align.judges.numeric import param_hints
 
     params = ctx.unit.params
-    if not any(param_index(ctx.index).sites(p) for p in params) and (verdict := _values_absent(ctx)) is not None:
-        return verdict
     if not params:
         return abstain(NAME, "a numerical unit without parameters cannot be checked for absence")
     if not all(_param_absent(p, ctx, vocab) for p in params):
@@ -111,28 +106,6 @@ def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     names = ", ".join(f"`{p.name}`" for p in params)
     return decide(NAME, Label.MISSING, f"no code or config sets or names {names}, and the stated value occurs under no related name",
                   confidence=0.85)
-
-
-def _values_absent(ctx: JudgeContext) -> Verdict | None:
-    """`missing` when no value the claim states occurs in any code or config file, in any notation.
-
-    Names in a free-text claim are the paper's (`H_Enc`, "unrolling horizon") and
-    code names them differently; the numbers are the same. On SA-Bench's
-    development split, claims none of whose values occur anywhere were faithfully
-    implemented (reference >= 0.75) in 7 of 134 runs.
-    """
-    from sa_align.judges.evidence import code_numbers
-    from sa_align.judges.scope import stated_quantities
-
-    stated = stated_quantities(ctx.unit.claim)
-    if not stated:
-        return None
-    numbers = code_numbers(ctx.index)
-    if any(round(v, 12) in numbers for pair in stated for v in pair):
-        return None
-    shown = ", ".join(f"{number:g}" for _value, number in stated[:6])
-    return decide(NAME, Label.MISSING, f"none of the values the claim states ({shown}) occurs in any code or config file",
-                  confidence=0.8)
 
 
 def named_hints(unit) -> list[str]:

@@ -43,11 +43,16 @@ def stated_quantities(text: str) -> list[tuple[float, float]]:
 
     ignore = {float(v) for v in _table()["ignore_values"]}
     out = []
-    for start, _end, q in find_quantities(text):
-        if q.value in ignore or _reference_re().search(text[max(0, start - 16):start]):
+    for start, end, q in find_quantities(text):
+        if q.value in ignore or _reference_re().search(text[max(0, start - 16):start]) or _list_marker(text, start, end):
             continue
         out.append((q.value, q.number))
     return out
+
+
+def _list_marker(text: str, start: int, end: int) -> bool:
+    """`(3) compare losses`, `3) compare`: the number of a step, not a value."""
+    return text[end:end + 1] == ")" and (start == 0 or text[start - 1] in "( \n")
 
 
 def stated_numbers(text: str) -> list[float]:

@@ -107,12 +107,3 @@ async def test_a_repository_without_code_misses_every_claim_certainly(small):
                  Unit(id="p", kind="protocol", claim="Uses MNIST", entities=["MNIST"])):
         verdict = judge_missing(repo.context(unit))
         assert verdict.label == Label.MISSING and verdict.certain
-
-
-async def test_a_claim_none_of_whose_values_occurs_anywhere_is_missing(small):
-    repo = small({"data.py": "SPLITS = {'train': 800, 'val': 200}\n\ndef load(name):\n    return SPLITS[name] * 0.5\n"})
-    absent = Unit(id="a", kind="numerical", claim="SkyTimelapse statistics: 2392 train clips / 225 test clips")
-    verdict = judge_missing(repo.context(absent))
-    assert verdict.label == Label.MISSING and "2392, 225" in verdict.reason
-    present = Unit(id="p", kind="numerical", claim="Splits of 800 training and 200 validation samples (80/20)")
-    assert judge_missing(repo.context(present)).abstained
