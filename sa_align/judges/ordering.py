@@ -2,8 +2,10 @@
 
 Each step phrase becomes a few distinctive words (generic verbs like "apply"
 or "compute" dropped). Within a candidate function, a step is located at the
-first code line whose identifiers carry those words, or at the first call whose
-callee's body does (one level down the call path). When every step is located
+first code line that performs it: a line whose callee or assigned name carries
+those words (not its arguments, dictionary keys or strings: a checkpoint saver
+mentions the optimizer without stepping it), or a call whose callee's body
+does (one level down the call path). When every step is located
 on its own line in one function, the order of those lines is the order of the
 steps: increasing -> aligned, anything else -> mismatched (evidence: the lines).
 When a step happens at several lines, the steps are in order if some choice
@@ -13,6 +15,8 @@ step, the hint locates its step too.
 """
 
 from __future__ import annotations
+
+import re
 
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import (
@@ -68,10 +72,30 @@ def _body_tokens(index: RepoIndex, sym: Symbol) -> set[str]:
     return set(tokenize("\n".join(strip_comment(ln, "python") for ln in lines)))
 
 
+_TARGET = re.compile(r"^\s*([A-Za-z_][\w.\[\]'\", ]*?)\s*(?:[-+*/@%]|//|\*\*)?=(?!=)")
+
+
+def _performed_tokens(index: RepoIndex, fn: Symbol, lines: list[str]) -> list[set[str]]:
+    """Per line, the words of what the line does: the callees it calls and the names it assigns.
+
+    A step is performed where such a word names it (`optimizer.step()`, `loss = criterion(...)`),
+    not where its words only pass by as arguments, dictionary keys or strings
+    (`{"optimizer": optimizer.state_dict()}` in a function that saves a checkpoint).
+    """
+    out: list[set[str]] = []
+    for ln in lines:
+        m = _TARGET.match(strip_comment(ln, "python"))
+        out.append(set(tokenize(m.group(1))) if m else set())
+    for c in index.calls:
+        if c.caller == fn.id and fn.start_line <= c.line <= fn.end_line:
+            out[c.line - fn.start_line] |= set(tokenize(c.callee))
+    return out
+
+
 def locate_steps(index: RepoIndex, fn: Symbol, steps: list[list[set[str]]]) -> list[list[int]]:
-    """Every line of `fn` where each step happens (directly, or in a called function's body)."""
+    """Every line of `fn` where each step is performed (directly, or in a called function's body)."""
     lines = index.lines(fn.path, fn.start_line, fn.end_line)
-    tokens = [set(tokenize(strip_comment(ln, "python"))) for ln in lines]
+    tokens = _performed_tokens(index, fn, lines)
     callees: dict[int, Symbol] = {}
     for c in index.calls:
         sym = index.symbol_by_id.get(c.resolved or "")
