@@ -55,7 +55,7 @@ async def judge_unit(ctx: JudgeContext) -> list[Verdict]:
 
     from sa_align.judges.scope import scoped
 
-    verdicts = [scoped(ctx.unit, v) for v in await asyncio.gather(*(_run(j, ctx) for j in static_judges_for(ctx)))]
+    verdicts = [scoped(ctx.unit, v, ctx.index) for v in await asyncio.gather(*(_run(j, ctx) for j in static_judges_for(ctx)))]
     certain = any(v.certain and not v.abstained for v in verdicts)
     if ctx.client is None or not ctx.config.judges or certain or llm_policy(ctx.unit.kind) == "never":
         return verdicts

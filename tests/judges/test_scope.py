@@ -65,3 +65,25 @@ def test_a_unit_with_given_params_is_not_gated():
     unit = Unit(id="n", kind="numerical", claim="lr 0.1 for 90 epochs", params=[Param(name="learning_rate", value=0.1)])
     vote = decide("numeric", Label.ALIGNED, "lr matches", confidence=1.0)
     assert scoped(unit, vote) is vote
+
+
+async def test_a_different_value_under_the_claims_name_is_no_finding_when_every_stated_value_is_elsewhere(small):
+    repo = small({"train.py": """
+        import torch
+
+        GLOBAL_BATCH = 288
+
+
+        def main(model):
+            batch_size = 8
+            return torch.optim.AdamW(model.parameters(), lr=8e-4), batch_size, GLOBAL_BATCH
+
+
+        if __name__ == "__main__":
+            main(None)
+    """})
+    renamed = await repo.judge(_free("numerical", "Stage 1: batch_size=288"))
+    numeric = next(v for v in renamed.verdicts if v.judge == "numeric")
+    assert renamed.label == Label.UNDECIDED and "perhaps under other names" in numeric.reason
+    wrong = await repo.judge(_free("numerical", "Stage 1: batch_size=512"))
+    assert wrong.label == Label.MISMATCHED
