@@ -91,6 +91,7 @@ from sa_align.judges.numeric_sites import (
     unit_words,
 )
 from sa_align.models import CodeSpan, Label, Param, Scalar, Unit, Verdict
+from sa_align.resources import load_yaml
 from sa_align.retrieve.params import param_index
 
 NAME = "numeric"
@@ -215,7 +216,29 @@ def decide_param(
                 return ParamDecision(p, None, 0.0, False, [], f"{d.note}; a generic hint cannot show a different value")
             note = f"{d.note} (located by the unit's hints)"
             return ParamDecision(p, d.label, min(d.confidence, 0.75), False, d.evidence, note)
+    if not sites and (related := _related_sites(p, index, tol)):
+        conf = load_yaml("numeric.yaml")["related_names"]["confidence"]
+        note = f"{_say(p, related, 'sets')} under a related name ({', '.join(sorted({c.fact.name for c in related}))})"
+        return ParamDecision(p, Label.ALIGNED, conf, False, [c.fact for c in related], note)
     return _decide_sites(p, index, sites, words)
+
+
+def _related_sites(p: Param, index: RepoIndex, tol: float) -> list[SiteCheck]:
+    """Live sites with the stated value under a name sharing a telling word with the parameter's names.
+
+    Only a confirmation: a name that merely resembles the parameter's never shows a different value.
+    """
+    from sa_align.aliases import split_identifier
+    from sa_align.retrieve.params import is_test_path
+
+    weak = set(load_yaml("numeric.yaml")["related_names"]["weak_words"])
+    mine = {w.lower() for n in (p.name, p.surface or "") for w in split_identifier(n)} - weak
+    if not mine:
+        return []
+    hits = [f for f in param_index(index).value_matches(p, tol)
+            if not is_test_path(f.path) and mine & ({w.lower() for w in split_identifier(f.name)} - weak)]
+    live, _dead = _live_sites([(f, "match") for f in hits], index)
+    return [SiteCheck(f, tier(f, index), "match", None) for f, _ in live][:5]
 
 
 def _specific_hint(hint: str, fact: ValueFact, p: Param) -> bool:

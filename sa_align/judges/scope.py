@@ -98,5 +98,16 @@ def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
     numbers = code_numbers(index)
     if not stated or not all(round(v, 12) in numbers or round(n, 12) in numbers for v, n in stated):
         return verdict
+    if not any(_elsewhere(p, index) for p in unit.params):
+        return verdict  # the values occur only as other settings of the same name (another preset): a real finding
     return abstain(verdict.judge, f"{verdict.reason}; but every value the claim states occurs in the code, perhaps under other names")
+
+
+def _elsewhere(param, index) -> bool:
+    """The parameter's stated value is set under a name that is not the parameter's."""
+    from sa_align.judges.counts import param_sites
+    from sa_align.retrieve.params import param_index
+
+    own = {id(f) for f in param_sites(param, index)}
+    return any(id(f) not in own for f in param_index(index).value_matches(param, 1e-6))
 

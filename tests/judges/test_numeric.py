@@ -393,3 +393,25 @@ async def test_a_value_only_code_nothing_runs_sets_is_not_aligned(small):
     numeric = next(v for v in result.verdicts if v.judge == "numeric")
     assert numeric.abstained and "only in code nothing that runs calls: `old_setup`" in numeric.reason
     assert result.label == Label.STUBBED
+
+
+async def test_a_value_under_a_related_name_confirms_but_never_refutes(small):
+    from sa_align.extract.derive import complete_unit
+
+    repo = small({"sample.py": """
+        NUM_REFINE_PASSES = 100
+        GUIDANCE = 7.5
+
+
+        def sample(model):
+            return model(NUM_REFINE_PASSES, GUIDANCE)
+
+
+        if __name__ == "__main__":
+            sample(print)
+    """})
+    same = await repo.judge(complete_unit(Unit(id="i", kind="numerical", claim="Sampling: refine_passes=100")))
+    numeric = next(v for v in same.verdicts if v.judge == "numeric")
+    assert same.label == Label.ALIGNED and not numeric.certain and "related name (NUM_REFINE_PASSES)" in numeric.reason
+    other = await repo.judge(complete_unit(Unit(id="o", kind="numerical", claim="Sampling: refine_passes=250")))
+    assert other.label != Label.ALIGNED and next(v for v in other.verdicts if v.judge == "numeric").abstained
