@@ -429,6 +429,9 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     label, conf, certain, facts, note = combine(decisions)
     if label is None:
         return abstain(NAME, note)
+    if label == Label.ALIGNED and "params" in unit.derived and any(d.label is None for d in decisions):
+        # Read from free text, an unchecked parameter may be the one that differs.
+        return abstain(NAME, f"{note}; a parameter read from the claim could not be checked")
     # `decide` keeps ten spans; one per line, first seen first.
     lines = list(dict.fromkeys((f.path, f.line) for f in facts))[:10]
     evidence: list[CodeSpan] = [line_span(path, line) for path, line in lines]

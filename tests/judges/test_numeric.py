@@ -415,3 +415,35 @@ async def test_a_value_under_a_related_name_confirms_but_never_refutes(small):
     assert same.label == Label.ALIGNED and not numeric.certain and "related name (NUM_REFINE_PASSES)" in numeric.reason
     other = await repo.judge(complete_unit(Unit(id="o", kind="numerical", claim="Sampling: refine_passes=250")))
     assert other.label != Label.ALIGNED and next(v for v in other.verdicts if v.judge == "numeric").abstained
+
+
+ADAM = {"train.py": """
+    import torch
+
+
+    def main(model):
+        return torch.optim.Adam(model.parameters(), lr=2e-5, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01)
+
+
+    if __name__ == "__main__":
+        main(None)
+"""}
+
+
+async def test_tuple_elements_set_their_parameters_and_one_wrong_value_of_four_is_a_minor_deviation(small):
+    from sa_align.extract.derive import complete_unit
+
+    repo = small(ADAM)
+    right = await repo.judge(complete_unit(Unit(id="r", kind="numerical", claim="Adam: lr=2e-5, beta1=0.9, beta2=0.999, eps=1e-8")))
+    assert right.label == Label.ALIGNED
+    assert "((0.9, 0.999)[1])" in next(v.reason for v in right.verdicts if v.judge == "numeric")
+    wrong = await repo.judge(complete_unit(Unit(id="w", kind="numerical", claim="Adam: lr=2e-5, beta1=0.95, eps=1e-8, weight_decay=0.01")))
+    assert wrong.label == Label.MISMATCHED and wrong.score == 0.75
+
+
+async def test_a_free_text_parameter_left_unchecked_blocks_aligned(small):
+    from sa_align.extract.derive import complete_unit
+
+    unit = complete_unit(Unit(id="u", kind="numerical", claim="Adam: lr=2e-5, warmup_ratio=0.06"))
+    verdict = judge_numeric(small(ADAM).context(unit))
+    assert verdict.abstained and "could not be checked" in verdict.reason
