@@ -2,12 +2,10 @@
 
 Each step phrase becomes a few distinctive words (generic verbs like "apply"
 or "compute" dropped). Within a candidate function, a step is located at the
-first code line that performs it: a line whose callees and assigned names
-carry those words and whose head (an assigned name, or a callee's last part:
-`step` of `optimizer.step`) is a word of the step (arguments, dictionary keys
-and strings do not count: a checkpoint saver's `optimizer.state_dict()`
-mentions the optimizer without stepping it), or a call whose callee's body
-carries them (one level down the call path). When every step is located
+first code line that performs it: code outside string literals, dictionary
+entries excluded (a checkpoint saver lists `"optimizer": optimizer.state_dict()`
+without stepping the optimizer), whose identifiers carry those words, or a
+call whose callee's body does (one level down the call path). When every step is located
 on its own line in one function, the order of those lines is the order of the
 steps: increasing -> aligned, anything else -> mismatched (evidence: the lines).
 When a step happens at several lines, the steps are in order if some choice
@@ -74,46 +72,27 @@ def _body_tokens(index: RepoIndex, sym: Symbol) -> set[str]:
     return set(tokenize("\n".join(strip_comment(ln, "python") for ln in lines)))
 
 
-_TARGET = re.compile(r"^\s*([A-Za-z_][\w.\[\]'\", ]*?)\s*(?:[-+*/@%]|//|\*\*)?=(?!=)")
+# A dictionary entry (`"optimizer": optimizer.state_dict(),`) names things; it performs no step.
+_DICT_ENTRY = re.compile(r"""^\s*(?:"[^"]*"|'[^']*')\s*:""")
+_STRING = re.compile(r"""(?:"[^"\n]*"|'[^'\n]*')""")
 
 
-def _performed(index: RepoIndex, fn: Symbol, lines: list[str]) -> tuple[list[set[str]], list[set[str]]]:
-    """Per line, the words of what the line does and the words of its heads.
+def _performed_tokens(lines: list[str]) -> list[set[str]]:
+    """Per line, the words of what it does: code outside string literals, nothing on dictionary-entry lines.
 
-    What a line does: the callees it calls and the names it assigns. Its heads:
-    the names it assigns and the last part of each callee (`step` of
-    `optimizer.step`), the part that says what happens to the receiver.
+    A checkpoint saver lists `{"scheduler": ..., "optimizer": ...}` without stepping either.
     """
-    words: list[set[str]] = []
-    heads: list[set[str]] = []
+    out = []
     for ln in lines:
-        m = _TARGET.match(strip_comment(ln, "python"))
-        target = set(tokenize(m.group(1))) if m else set()
-        words.append(set(target))
-        heads.append(set(target))
-    for c in index.calls:
-        if c.caller == fn.id and fn.start_line <= c.line <= fn.end_line:
-            i = c.line - fn.start_line
-            words[i] |= set(tokenize(c.callee))
-            heads[i] |= set(tokenize(c.callee.rsplit(".", 1)[-1]))
-    return words, heads
+        code = strip_comment(ln, "python")
+        out.append(set() if _DICT_ENTRY.match(code) else set(tokenize(_STRING.sub(" ", code))))
+    return out
 
 
-def locate_steps(index: RepoIndex, fn: Symbol, steps: list[list[set[str]]],
-                 phrases: list[set[str]] | None = None) -> list[list[int]]:
-    """Every line of `fn` where each step happens (directly, or in a called function's body).
-
-    With `phrases` (each step's words, generic ones included), a step happens only
-    where a line performs it: its words are among what the line does, and a head
-    of the line is one of the phrase's words. A checkpoint saver's
-    `optimizer.state_dict()` mentions the optimizer without stepping it.
-    """
+def locate_steps(index: RepoIndex, fn: Symbol, steps: list[list[set[str]]]) -> list[list[int]]:
+    """Every line of `fn` where each step is performed (directly, or in a called function's body)."""
     lines = index.lines(fn.path, fn.start_line, fn.end_line)
-    if phrases is None:
-        tokens = [set(tokenize(strip_comment(ln, "python"))) for ln in lines]
-        heads = None
-    else:
-        tokens, heads = _performed(index, fn, lines)
+    tokens = _performed_tokens(lines)
     callees: dict[int, Symbol] = {}
     for c in index.calls:
         sym = index.symbol_by_id.get(c.resolved or "")
@@ -122,7 +101,7 @@ def locate_steps(index: RepoIndex, fn: Symbol, steps: list[list[set[str]]],
             callees[c.line] = sym
     docs = docstring_lines(index)
     out: list[list[int]] = []
-    for n, matchers in enumerate(steps):
+    for matchers in steps:
         where = []
         for i, toks in enumerate(tokens):
             line = fn.start_line + i
@@ -130,8 +109,7 @@ def locate_steps(index: RepoIndex, fn: Symbol, steps: list[list[set[str]]],
                 continue  # the signature and docstring describe the steps; code performs them
             callee = callees.get(line)
             body = _body_tokens(index, callee) if callee is not None else set()
-            direct = any(_line_matches(w, toks) for w in matchers) and (heads is None or heads[i] & phrases[n])
-            if direct or (body and any(_line_matches(w, body) for w in matchers)):
+            if any(_line_matches(w, toks) or (body and _line_matches(w, body)) for w in matchers):
                 where.append(line)
         out.append(where)
     return out
@@ -158,14 +136,13 @@ def judge_ordering(ctx: JudgeContext) -> Verdict:
     steps = step_matchers(unit.order, unit.hints)
     if any(not any(m) for m in steps):
         return abstain(NAME, "a step has no words to locate it by")
-    phrases = [set(tokenize(s)) for s in located_steps(unit.order)]
     seen: set[str] = set()
     for cand in ctx.candidates:
         fn = candidate_symbol(ctx.index, cand)
         if fn is None or fn.kind not in ("function", "method") or fn.id in seen:
             continue
         seen.add(fn.id)
-        found = locate_steps(ctx.index, fn, steps, phrases)
+        found = locate_steps(ctx.index, fn, steps)
         if any(not f for f in found):
             continue
         if fn.id in dead_code(ctx.index).dead:
