@@ -30,6 +30,10 @@ from sa_align.models import Label, UnitKind, Verdict
 from sa_align.retrieve.params import param_index
 
 NAME = "values"
+MISSING_CONFIDENCE = 0.65
+"""Below a likely stub (0.7): a placeholder that deferred the values is the more specific finding."""
+MISMATCHED_CONFIDENCE = 0.55
+"""The label rests on claim words, so it is weaker than the absence it reports."""
 
 
 def judge_values(ctx: JudgeContext) -> Verdict:
@@ -50,8 +54,8 @@ def judge_values(ctx: JudgeContext) -> Verdict:
     if unit.kind != UnitKind.NUMERICAL and words and len(found) * 3 >= len(words):
         return decide(NAME, Label.MISMATCHED,
                       f"{reason}, though the code has what the claim describes ({', '.join(sorted(found)[:5])})",
-                      confidence=0.6, score=0.25)
-    return decide(NAME, Label.MISSING, reason, confidence=0.8)
+                      confidence=MISMATCHED_CONFIDENCE, score=0.25)
+    return decide(NAME, Label.MISSING, reason, confidence=MISSING_CONFIDENCE)
 
 
 def values_judge() -> StaticJudge:
