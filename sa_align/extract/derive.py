@@ -18,7 +18,7 @@ from typing import Any, Iterable
 from sa_align.models import Param, Unit, UnitKind
 from sa_align.resources import load_yaml
 
-_VALUE = r"[-+\u2212]?(?:\d[\d_,]*\.?\d*|\.\d+)(?:\s*[eE][-+\u2212]?\d+|\s*[x×]\s*10\^?\{?[-\u2212]?\d+\}?)?%?"
+_VALUE = r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d[\d_]*\.?\d*|\.\d+)(?:\s*[eE][-+\u2212]?\d+|\s*[x×]\s*10\^?\{?[-\u2212]?\d+\}?)?%?[kKM]?"
 _TUPLE = rf"\(\s*{_VALUE}(?:\s*,\s*{_VALUE})+\s*\)"
 _KEY = r"[A-Za-z\u0370-\u03ff][\w\u0370-\u03ff.\-]*"
 _IDENT_HINT = re.compile(r"\b(?:[a-z]+(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)\b")
@@ -47,7 +47,7 @@ def complete_unit(unit: Unit) -> Unit:
     found = _rule_fields(text)
     updates: dict[str, Any] = {}
     if unit.kind == UnitKind.NUMERICAL and not unit.params:
-        written = assignment_params(text, found["params"])
+        written = assignment_params(text, found["params"]) + heading_params(text)
         # A setting written as `name=value` is explicit; the prose rules' reading of the same name yields.
         named = {p.name for p in written}
         params = _merge_params([p for p in found["params"] if p.name not in named], written)
@@ -116,6 +116,26 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
         param = Param(name=name, surface=key, value=values[0], text=raw) if len(values) == 1 else \
             Param(name=name, surface=key, values=values, shape="sequence", text=raw)
         out.append(param)
+    return out
+
+
+_HEADING = re.compile(rf"(?P<phrase>[^:;\n]{{3,120}}):\s*(?P<value>{_VALUE})(?:\s*[x×]\s*(?P=value))?\s*(?=$|[;,.(\n])")
+
+
+def heading_params(text: str) -> list[Param]:
+    """`Training iterations for Experiment C.3: 3000`, `image size for phase 1: 128x128`: a claim that
+    names one setting in a heading and gives its value after the colon."""
+    from sa_align.aliases import find_param_mentions
+    from sa_align.numbers import parse_quantity
+
+    out = []
+    for m in _HEADING.finditer(text):
+        phrase = re.sub(r"\([^()]*\)", " ", m.group("phrase"))
+        mentions = find_param_mentions(phrase)
+        q = parse_quantity(m.group("value"))
+        if mentions and q is not None and isinstance(mentions[-1].target, str):
+            last = mentions[-1]
+            out.append(Param(name=last.target, surface=last.surface, value=q.scalar(), text=m.group(0).split(":", 1)[1].strip()))
     return out
 
 

@@ -59,3 +59,18 @@ def test_identifier_hints():
 def test_nothing_checkable_leaves_the_unit_alone():
     u = _unit("method", "The method is simple and effective.")
     assert complete_unit(u) == u and u.derived == []
+
+
+def test_a_setting_named_in_a_heading_takes_the_value_after_the_colon():
+    from sa_align.extract.derive import heading_params
+
+    assert [(p.name, p.value) for p in heading_params("Training iterations for Experiment C.3 (varying kernels): 3000")] == [
+        ("max_steps", 3000)]
+    assert [(p.name, p.value) for p in heading_params("Low-resolution image size for Phase 1: 128x128 (half)")] == [
+        ("image_size", 128)]
+    assert heading_params("Evaluation protocol: 5 seeds per task, see below") == []
+
+
+def test_values_end_before_the_comma_that_separates_settings():
+    got = {p.name: p.value for p in assignment_params("inference_steps=100, total_images=82,783, lr=1e-4")}
+    assert got["sampling_steps"] == 100 and got["total_images"] == 82783 and got["learning_rate"] == 1e-4
