@@ -217,16 +217,18 @@ def decide_param(
             note = f"{d.note} (located by the unit's hints)"
             return ParamDecision(p, d.label, min(d.confidence, 0.75), False, d.evidence, note)
     if not sites and (related := _related_sites(p, index, tol)):
-        conf = load_yaml("numeric.yaml")["related_names"]["confidence"]
-        note = f"{_say(p, related, 'sets')} under a related name ({', '.join(sorted({c.fact.name for c in related}))})"
-        return ParamDecision(p, Label.ALIGNED, conf, False, [c.fact for c in related], note)
+        # Shown to the reader, never counted: on SA-Bench's development split such matches
+        # were faithful in 16 of 51 claims.
+        names = ", ".join(sorted({c.fact.name for c in related}))
+        note = f"{_say(p, related, 'sets')} under a related name ({names}), which is not counted as the setting"
+        return ParamDecision(p, None, 0.0, False, [], note)
     return _decide_sites(p, index, sites, words)
 
 
 def _related_sites(p: Param, index: RepoIndex, tol: float) -> list[SiteCheck]:
     """Live sites with the stated value under a name sharing a telling word with the parameter's names.
 
-    Only a confirmation: a name that merely resembles the parameter's never shows a different value.
+    Reported in the reason only: a resembling name neither confirms nor refutes the setting.
     """
     from sa_align.aliases import split_identifier
     from sa_align.retrieve.params import is_test_path
