@@ -7,8 +7,10 @@ from sa_align.extract.method import method_sentences
 from sa_align.extract.numerical import claim_for, hints_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
+from sa_align.extract.tables import table_entities, table_units
 from sa_align.extract.text import Sentence, clean, skipped, split_sentences
-from sa_align.models import CharSpan, Paper, Param, Unit, UnitKind
+from sa_align.models import CharSpan, Paper, Param, Region, Unit, UnitKind
+from sa_align.paper.tables import find_tables, parse_html_table
 
 KIND_PREFIX = {
     UnitKind.NUMERICAL: "num",
@@ -83,7 +85,7 @@ def _ordering(b: _Builder, sentences: list[Sentence]) -> None:
     text = b.paper.text
     for run in numbered_steps(text):
         sec = b.paper.section_at(run.start)
-        if not skipped(sec.title if sec else None, "ordering"):
+        if not skipped(sec.title if sec else None, "ordering") and b.paper.region_at(run.start, _NO_UNITS | {"table"}) is None:
             start = run.start + (len(text[run.start : run.end]) - len(text[run.start : run.end].lstrip()))
             spans.append(OrderSpan(start, run.end, run.steps))
     for sp in spans:
@@ -111,14 +113,51 @@ def assign_ids(units: list[Unit]) -> list[Unit]:
     return out
 
 
+def _outside(regions: list[Region], sentences: list[Sentence]) -> list[Sentence]:
+    """Sentences that start outside every region (HTML tables are read cell by cell instead)."""
+    spans = sorted((r.start, r.end) for r in regions)
+    out, i = [], 0
+    for sent in sentences:
+        while i < len(spans) and spans[i][1] <= sent.start:
+            i += 1
+        if i < len(spans) and spans[i][0] <= sent.start < spans[i][1]:
+            continue
+        out.append(sent)
+    return out
+
+
+def _tables(b: _Builder, regions: list[Region]) -> None:
+    text = b.paper.text
+    for reg in regions:
+        if reg.kind != "table":
+            continue
+        is_html = text.startswith("<", reg.start)
+        tables = [parse_html_table(text, reg.start, reg.end)] if is_html else find_tables(text[reg.start : reg.end])
+        for table in tables:
+            shift = 0 if is_html else reg.start
+            for tu in table_units(text, table):
+                start, end = tu.start + shift, tu.end + shift
+                b.add(tu.kind, start, end, None, None, claim=tu.claim, params=tu.params, hints=tu.hints)
+            if mentions := table_entities(text, table) if is_html else []:
+                b.add(UnitKind.PROTOCOL, reg.start, reg.end, None, None, claim=protocol_claim(mentions),
+                      entities=list(dict.fromkeys(m.target[1] for m in mentions)), hints=protocol_hints(mentions))  # fmt: skip
+
+
 def rule_units(paper: Paper) -> list[Unit]:
     """Every unit the offline rules find in `paper`, ids not yet assigned (call `assign_ids`)."""
     b = _Builder(paper)
-    sentences = split_sentences(paper)
+    # Markdown pipe tables stay sentences too: their rows read as `| name | value |` already.
+    skip = [r for r in paper.regions if r.kind != "table" or paper.text.startswith("<", r.start)]
+    sentences = _outside(skip, split_sentences(paper))
     prev_end = None
     for sent in sentences:
         _numeric_and_protocol(b, sent, prev_end)
         prev_end = sent.end
     _ordering(b, sentences)
     _methods(b, sentences)
+    _tables(b, [r for r in paper.regions if paper.region_at(r.start, _NO_UNITS) is None])
     return b.units
+
+
+_NO_UNITS = frozenset({"contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof"})
+"""Region kinds no unit is taken from (tables inside them included)."""

@@ -1,0 +1,208 @@
+"""Numerical units from settings tables: one unit per row, one param per value column.
+
+A settings table has a name column (parameter names, written any way) and one or more value
+columns (one setting, or one per stage, dataset or model size). It is told apart from a results
+table by its caption or header words (`tables.setting_words` in `units/extract/cues.yaml`) or by
+a name column made mostly of known parameter names. Each body row with a name and a number
+becomes a numerical unit quoting the row; with several value columns each param carries its
+column header as `condition`. A name cell holding several names run together ("Replay buffer
+capacity Mini-batch size") with as many numbers in the value cell ("1M 256") gives one param
+per name, in order. Rows without a name, tables without a header row and ragged rows are read
+as far as they go.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sa_align.aliases import canonical_param, find_entities, find_param_mentions, normalize_key
+from sa_align.extract.numerical import PROTOCOL_PARAMS, hints_for
+from sa_align.extract.spaced import cell_quantities
+from sa_align.extract.text import cues, word_regex
+from sa_align.models import Param, UnitKind
+from sa_align.paper.tables import Cell, Row, Table
+
+_CAPTION = re.compile(r"(?:^|\n)[ \t]*(?:\*\*)?(?:Table|Tab\.)\s*[A-Z]?\d+[^\n]{0,300}", re.I)
+_LETTERS = re.compile(r"[A-Za-z\u0370-\u03ff]")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z\-]*")
+_MAX_ROWS = 400
+_ENTITY_KINDS = ("dataset", "metric", "method", "split")
+
+
+@dataclass
+class TableUnit:
+    """What one settings row states: the row's offsets, its params and the kind of unit it makes."""
+
+    start: int
+    end: int
+    params: list[Param]
+    kind: UnitKind
+    hints: list[str]
+
+    @property
+    def claim(self) -> str:
+        parts = []
+        for p in self.params:
+            shown = p.text or str(p.value if p.value is not None else p.values)
+            cond = f" ({p.condition})" if p.condition else ""
+            parts.append(f"{p.name} = {shown}{cond}")
+        return f"The paper's table sets {'; '.join(parts)}."
+
+
+@lru_cache(maxsize=1)
+def _tcues() -> dict:
+    return cues().get("tables", {})
+
+
+def caption(text: str, table: Table) -> str:
+    """The `Table N: ...` line just before or after the table, or an empty string."""
+    before = list(_CAPTION.finditer(text, max(0, table.start - 600), table.start))
+    if before:
+        return before[-1].group(0).strip()
+    after = _CAPTION.search(text, table.end, min(len(text), table.end + 400))
+    return after.group(0).strip() if after else ""
+
+
+def table_units(text: str, table: Table) -> list[TableUnit]:
+    """The settings a table states, one `TableUnit` per row that names a parameter and gives a number."""
+    rows = table.rows[:_MAX_ROWS]
+    if len(rows) < 2 or table.width < 2:
+        return []
+    n_head = _header_rows(rows)
+    body = rows[n_head:]
+    name_col = _name_column(body)
+    if name_col is None:
+        return []
+    heads = _column_heads(rows[:n_head], table.width)
+    head_text = " ".join(heads) + " " + caption(text, table)
+    words = word_regex(tuple(str(w) for w in _tcues().get("setting_words", [])))
+    if not words.search(head_text) and not _mostly_names(body, name_col, heads):
+        return []
+    value_cols = [c for c in range(name_col + 1, table.width) if _has_numbers(body, c)]
+    plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
+    conditions = {c: (heads[c] if len(value_cols) > 1 or heads[c].lower() not in plain else "") for c in value_cols}
+    out = []
+    for row in body:
+        unit = _row_unit(row, name_col, value_cols, conditions)
+        if unit is not None:
+            out.append(unit)
+    return out
+
+
+def _mostly_names(body: list[Row], name_col: int, heads: list[str]) -> bool:
+    """A name column mostly of parameter names, under value headers that name no metric or dataset."""
+    if any(m.target[0] in ("metric", "dataset") for h in heads[name_col + 1 :] for m in find_entities(h)):
+        return False
+    known = 0
+    for r in body:
+        cell = r.cells[name_col].text if name_col < len(r.cells) else ""
+        covered = sum(m.end - m.start for m in _known_name(cell))
+        known += covered * 2 >= len(_LETTERS.findall(cell))
+    return known >= float(_tcues().get("known_share", 0.4)) * max(1, len(body))
+
+
+def _header_rows(rows: list[Row]) -> int:
+    """Leading rows that are headers: marked `<th>`, or (the first row only) holding no number."""
+    n = 0
+    while n < len(rows) - 1 and rows[n].cells and all(c.header for c in rows[n].cells if c.text):
+        n += 1
+    if n == 0 and not any(cell_quantities(c.text) for c in rows[0].cells[1:]):
+        n = 1
+    return n
+
+
+def _column_heads(head_rows: list[Row], width: int) -> list[str]:
+    heads = []
+    for c in range(width):
+        parts = [r.cells[c].text for r in head_rows if c < len(r.cells) and r.cells[c].text]
+        heads.append(" ".join(dict.fromkeys(parts)))
+    return heads
+
+
+def _name_column(body: list[Row]) -> int | None:
+    """The column, among the first three, whose cells are most often words (known names first)."""
+    best, best_score = None, 0.0
+    for c in range(3):
+        cells = [r.cells[c].text for r in body if c < len(r.cells) and r.cells[c].text]
+        if not cells:
+            continue
+        wordy = sum(len(_LETTERS.findall(t)) >= 2 for t in cells)
+        score = sum(bool(_known_name(t)) for t in cells) * 2 + wordy
+        if score > best_score and wordy * 2 >= len(cells):
+            best, best_score = c, score
+    return best
+
+
+def _has_numbers(body: list[Row], col: int) -> bool:
+    return any(col < len(r.cells) and cell_quantities(r.cells[col].text) for r in body)
+
+
+def _known_name(cell: str) -> list:
+    return find_param_mentions(cell)
+
+
+def _row_unit(row: Row, name_col: int, value_cols: list[int], conditions: dict[int, str]) -> TableUnit | None:
+    if name_col >= len(row.cells):
+        return None
+    name_cell = row.cells[name_col]
+    mentions = _known_name(name_cell.text)
+    params: list[Param] = []
+    seen: set[int] = set()
+    for c in value_cols:
+        if c >= len(row.cells) or id(row.cells[c]) in seen or row.cells[c] is name_cell:
+            continue
+        seen.add(id(row.cells[c]))
+        params += _cell_params(name_cell, mentions, row.cells[c], conditions[c])
+    if not params:
+        return None
+    kind = UnitKind.PROTOCOL if all(p.name in PROTOCOL_PARAMS for p in params) else UnitKind.NUMERICAL
+    hints = hints_for(list(dict.fromkeys(p.name for p in params)), [m.surface for m in mentions])
+    return TableUnit(row.start, row.end, params, kind, hints)
+
+
+def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) -> list[Param]:
+    quantities = cell_quantities(cell.text)
+    if not quantities:
+        return []
+    cond = condition or None
+    values = [q.value if q.percent else q.scalar() for q in quantities]
+    if len(mentions) > 1 and len(mentions) == len(quantities):
+        return [Param(name=str(m.target), surface=m.surface, value=v, text=q.text, condition=cond)
+                for m, v, q in zip(mentions, values, quantities)]  # fmt: skip
+    name, surface = _row_name(name_cell.text, mentions)
+    if name is None:
+        return []
+    unit = "%" if any(q.percent for q in quantities) else None
+    if len(values) == 1:
+        return [Param(name=name, surface=surface, value=values[0], text=quantities[0].text, unit=unit, condition=cond)]
+    return [Param(name=name, surface=surface, values=values, shape="sequence", text=cell.text, unit=unit, condition=cond)]
+
+
+def _row_name(cell: str, mentions: list) -> tuple[str | None, str]:
+    """Canonical name of a row: the alias table's, else the cell's words as an identifier."""
+    if mentions:
+        m = max(mentions, key=lambda m: m.end - m.start)
+        return str(m.target), m.surface
+    words = _WORDS.findall(cell)
+    if not words or len(words) > int(_tcues().get("max_name_words", 8)):
+        return None, cell
+    canon = canonical_param(" ".join(words))
+    return canon or "_".join(w.lower() for w in words) or normalize_key(cell), cell
+
+
+def table_entities(text: str, table: Table) -> list:
+    """Datasets, metrics and methods a table names in its header rows and first two columns (what was compared, on what)."""
+    rows = table.rows[:_MAX_ROWS]
+    if len(rows) < 2:
+        return []
+    n_head = max(1, _header_rows(rows))
+    cells = [c for r in rows[:n_head] for c in r.cells] + [c for r in rows[n_head:] for c in r.cells[:2]]
+    found, seen = [], set()
+    for cell in cells:
+        if id(cell) in seen:
+            continue
+        seen.add(id(cell))
+        found += [m for m in find_entities(text, cell.start, cell.end) if m.target[0] in _ENTITY_KINDS]
+    return found
