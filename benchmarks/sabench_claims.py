@@ -8,7 +8,7 @@ paper are the same across setups), the paper from the file ending `/paper/paper.
 
 - Numerical recall: every number in a D1 claim other than 0, 1 and 2, and other than a number
   right after a reference word (Table 3, Eq 12, Section 4.2, Appendix B) or a capitalised name
-  (Gemini 1.5), is one gold pair
+  (Gemini 1.5, RTX 4090), and other than the bounds of an index range (`[3:6]`), is one gold pair
   `(name phrase, value)`; the name phrase is the claim's words around the number inside the same
   clause (between `,`, `;`, `|`, `(`, `)`). A pair is recalled when some extracted unit carries a
   param with an equal value (any element of a list) whose name matches: the alias tables give
@@ -41,8 +41,10 @@ DEV_PAPERS = (
 """The development split; the other ten SA-Bench papers are held out and never read."""
 
 _REF_BEFORE = re.compile(r"(?:table|tab|eq|eqs|equation|section|sec|appendix|app|fig|figure|§|algorithm|alg|stage|phase|step|line)\.?\s*\(?$", re.I)
-_NAME_BEFORE = re.compile(r"\b[A-Z][a-z]+[ -]$")
-"""`Gemini 1.5`, `Llama 2`: a version number of a named model, not a setting."""
+_NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]+[ -]$")
+"""`Gemini 1.5`, `RTX 4090`, `CUDA 12.6`: a version or model number of a named thing, not a setting."""
+_SLICE = re.compile(r"\d\s*:\s*$|^\s*:\s*\d")
+"""`[0:3]`, `obs[3:6]`: index ranges of a vector layout, not settings."""
 _CLAUSE = re.compile(r"[,;|()\[\]]|\s-\s|:\s")
 _STOP = frozenset("the a an of for with and or in on to per by at is are uses use using used set all each every value values".split())
 _OFF_LIMITS = re.compile(r"\b(?:contents|references|bibliography|checklist|proof)\b", re.I)
@@ -88,6 +90,8 @@ def gold_pairs(claim: str) -> list[tuple[str, float]]:
         before = claim[max(0, start - 14) : start]
         if value in (0, 1, 2) or _REF_BEFORE.search(before) or _NAME_BEFORE.search(before):
             continue
+        if _SLICE.search(claim[max(0, start - 3) : start]) or _SLICE.search(claim[end : end + 3]):
+            continue
         left = _CLAUSE.split(claim[max(0, start - 60) : start])[-1]
         right = _CLAUSE.split(claim[end : end + 40])[0]
         out.append((f"{left} {right}".strip(), value))
@@ -98,9 +102,18 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in split_identifier(text) if len(w) > 2 and w.lower() not in _STOP}
 
 
+def _canonical_names(phrase: str) -> set[str]:
+    """Canonical names the alias tables give the phrase, its mentions and its word windows."""
+    words = re.findall(r"[^\s=:]+", phrase)
+    found = {m.target for m in find_param_mentions(phrase)}
+    for n in range(1, min(4, len(words)) + 1):
+        for i in range(len(words) - n + 1):
+            found.add(canonical_param(" ".join(words[i : i + n])))
+    return found
+
+
 def _name_match(phrase: str, name: str, surface: str | None) -> bool:
-    canon = {m.target for m in find_param_mentions(phrase)} | {canonical_param(phrase)}
-    if name in canon:
+    if name in _canonical_names(phrase):
         return True
     return bool(_words(phrase) & (_words(name) | _words(surface or "")))
 

@@ -76,9 +76,7 @@ def table_units(text: str, table: Table) -> list[TableUnit]:
     if name_col is None:
         return []
     heads = _column_heads(rows[:n_head], table.width)
-    head_text = " ".join(heads) + " " + caption(text, table)
-    words = word_regex(tuple(str(w) for w in _tcues().get("setting_words", [])))
-    if not words.search(head_text) and not _mostly_names(body, name_col, heads):
+    if not _settings_table(text, table, body, name_col, heads):
         return []
     value_cols = [c for c in range(name_col + 1, table.width) if _has_numbers(body, c)]
     plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
@@ -89,6 +87,29 @@ def table_units(text: str, table: Table) -> list[TableUnit]:
         if unit is not None:
             out.append(unit)
     return out
+
+
+def _settings_table(text: str, table: Table, body: list[Row], name_col: int, heads: list[str]) -> bool:
+    """Settings, not results: said so by the caption, the name column's header or a plain `Value` header,
+    or a name column mostly of parameter names; never a name column mostly of datasets, tasks or methods."""
+    names = [r.cells[name_col].text for r in body if name_col < len(r.cells)]
+    entities = sum(any(m.target[0] in ("dataset", "method") for m in find_entities(n)) for n in names)
+    if entities * 2 > len(names):
+        return False
+    cap = caption(text, table)
+    if word_regex(tuple(str(w) for w in _tcues().get("result_words", []))).search(cap) or _spread_share(body, name_col) > 0.3:
+        return False
+    words = word_regex(tuple(str(w) for w in _tcues().get("setting_words", [])))
+    plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
+    said = words.search(cap) or words.search(heads[name_col]) or any(h.lower() in plain for h in heads[name_col + 1 :])
+    return bool(said) or _mostly_names(body, name_col, heads)
+
+
+def _spread_share(body: list[Row], name_col: int) -> float:
+    """Share of numeric value cells written as a measurement with its spread."""
+    spread = re.compile(str(_tcues().get("spread_pattern", r"±")))
+    cells = [c.text for r in body for c in r.cells[name_col + 1 :] if any(ch.isdigit() for ch in c.text)]
+    return sum(bool(spread.search(c)) for c in cells) / max(1, len(cells))
 
 
 def _mostly_names(body: list[Row], name_col: int, heads: list[str]) -> bool:
