@@ -10,7 +10,7 @@ paper are the same across setups), the paper from the file ending `/paper/paper.
   right after a reference word (Table 3, Eq 12, Section 4.2, Appendix B) or a capitalised name
   (Gemini 1.5, RTX 4090), and other than the bounds of an index range (`[3:6]`), is one gold pair
   `(name phrase, value)`; the name phrase is the claim's words around the number inside the same
-  clause (between `,`, `;`, `|`, `(`, `)`). A pair is recalled when some extracted unit carries a
+  clause (between `,`, `;`, `|`, `(`, `)`), or before the bracket when the number is in a list. A pair is recalled when some extracted unit carries a
   param with an equal value (any element of a list) whose name matches: the alias tables give
   the phrase and the param the same canonical name, or the phrase shares a content word with the
   param's name or surface.
@@ -43,6 +43,8 @@ DEV_PAPERS = (
 _REF_BEFORE = re.compile(r"(?:table|tab|eq|eqs|equation|section|sec|appendix|app|fig|figure|§|algorithm|alg|stage|phase|step|line)\.?\s*\(?$", re.I)
 _NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]+[ -]$")
 """`Gemini 1.5`, `RTX 4090`, `CUDA 12.6`: a version or model number of a named thing, not a setting."""
+_TAG = re.compile(r"\([^()]{1,12}\)")
+"""`24 (B) / 32 (L)`: short tags between the values of a list, dropped to find the list's name."""
 _SLICE = re.compile(r"\d\s*:\s*$|^\s*:\s*\d")
 """`[0:3]`, `obs[3:6]`: index ranges of a vector layout, not settings."""
 _CLAUSE = re.compile(r"[,;|()\[\]]|\s-\s|:\s")
@@ -92,10 +94,26 @@ def gold_pairs(claim: str) -> list[tuple[str, float]]:
             continue
         if _SLICE.search(claim[max(0, start - 3) : start]) or _SLICE.search(claim[end : end + 3]):
             continue
-        left = _CLAUSE.split(claim[max(0, start - 60) : start])[-1]
+        raw = _TAG.sub(" ", claim[max(0, start - 80) : start])
+        left = _CLAUSE.split(raw)[-1]
+        if not re.search("[A-Za-z]", left):
+            left = _CLAUSE.split(_outside_brackets(raw))[-1]
         right = _CLAUSE.split(claim[end : end + 40])[0]
         out.append((f"{left} {right}".strip(), value))
     return out
+
+
+def _outside_brackets(left: str) -> str:
+    """The text before an unclosed `[` or `(`: a list's values take the name written before the list."""
+    depth = 0
+    for i in range(len(left) - 1, -1, -1):
+        if left[i] in ")]":
+            depth += 1
+        elif left[i] in "([":
+            if depth == 0:
+                return left[:i]
+            depth -= 1
+    return left
 
 
 def _words(text: str) -> set[str]:

@@ -7,7 +7,7 @@ from sa_align.extract.method import method_sentences
 from sa_align.extract.numerical import claim_for, hints_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
-from sa_align.extract.tables import table_entities, table_units
+from sa_align.extract.tables import settings_cells, table_entities, table_units
 from sa_align.extract.text import Sentence, clean, skipped, split_sentences
 from sa_align.models import CharSpan, Paper, Param, Region, Unit, UnitKind
 from sa_align.paper.tables import find_tables, parse_html_table
@@ -138,6 +138,9 @@ def _tables(b: _Builder, regions: list[Region]) -> None:
             for tu in table_units(text, table):
                 start, end = tu.start + shift, tu.end + shift
                 b.add(tu.kind, start, end, None, None, claim=tu.claim, params=tu.params, hints=tu.hints)
+            if is_html:
+                for cell in settings_cells(text, table):
+                    _numeric_and_protocol(b, Sentence(cell.start, cell.end, text[cell.start : cell.end], None), None)
             if mentions := table_entities(text, table) if is_html else []:
                 b.add(UnitKind.PROTOCOL, reg.start, reg.end, None, None, claim=protocol_claim(mentions),
                       entities=list(dict.fromkeys(m.target[1] for m in mentions)), hints=protocol_hints(mentions))  # fmt: skip

@@ -24,10 +24,11 @@ from sa_align.extract.text import cues, word_regex
 from sa_align.models import Param, UnitKind
 from sa_align.paper.tables import Cell, Row, Table
 
-_CAPTION = re.compile(r"(?:^|\n)[ \t]*(?:\*\*)?(?:Table|Tab\.)\s*[A-Z]?\d+[^\n]{0,300}", re.I)
+_CAPTION = re.compile(r"(?:^|\n)[ \t]*(?:\*\*)?(?:Table|Tab\.)\s*[A-Z]?\.?\d+[^\n]{0,300}", re.I)
 _LETTERS = re.compile(r"[A-Za-z\u0370-\u03ff]")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z\-]*")
 _MAX_ROWS = 400
+_LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z \-_]{1,40}?)\s*:+\s*(.*\d.*)$")
 _ENTITY_KINDS = ("dataset", "metric", "method", "split")
 
 
@@ -81,28 +82,82 @@ def table_units(text: str, table: Table) -> list[TableUnit]:
     value_cols = [c for c in range(name_col + 1, table.width) if _has_numbers(body, c)]
     plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
     conditions = {c: (heads[c] if len(value_cols) > 1 or heads[c].lower() not in plain else "") for c in value_cols}
+    transposed = _head_share(heads, value_cols) > _column_share(body, name_col)
     out = []
     for row in body:
-        unit = _row_unit(row, name_col, value_cols, conditions)
+        if transposed:
+            unit = _transposed_row(row, name_col, value_cols, heads)
+        else:
+            unit = _row_unit(row, name_col, value_cols, conditions)
         if unit is not None:
             out.append(unit)
     return out
 
 
+def _head_share(heads: list[str], value_cols: list[int]) -> float:
+    """Share of value columns whose header names a known parameter (`#Layers`, `Learning Rate`)."""
+    return sum(bool(_known_name(heads[c])) for c in value_cols) / max(1, len(value_cols))
+
+
+def _column_share(body: list[Row], name_col: int) -> float:
+    return sum(bool(_known_name(r.cells[name_col].text)) for r in body if name_col < len(r.cells)) / max(1, len(body))
+
+
+def _transposed_row(row: Row, name_col: int, value_cols: list[int], heads: list[str]) -> TableUnit | None:
+    """A row of a table whose header names the parameters: the row's label is the condition (a model size, a case)."""
+    if name_col >= len(row.cells):
+        return None
+    label = row.cells[name_col].text
+    params: list[Param] = []
+    for c in value_cols:
+        if c >= len(row.cells):
+            continue
+        group = [k for k in value_cols if heads[k] == heads[c]]
+        mentions = _known_name(heads[c])
+        if len(group) > 1 and len(mentions) == len(group):
+            mentions = [mentions[group.index(c)]]  # a merged header naming one parameter per column it spans
+        head = Cell(heads[c], 0, 0)
+        params += _cell_params(head, mentions, row.cells[c], label)
+    if not params:
+        return None
+    kind = UnitKind.PROTOCOL if all(p.name in PROTOCOL_PARAMS for p in params) else UnitKind.NUMERICAL
+    return TableUnit(row.start, row.end, params, kind, hints_for(list(dict.fromkeys(p.name for p in params)), []))
+
+
+def settings_cells(text: str, table: Table) -> list[Cell]:
+    """Cells of a settings table that state a setting in words (`Prompt Number: [5, 10, 50]`), to be read as sentences."""
+    rows = table.rows[:_MAX_ROWS]
+    if len(rows) < 2 or table.width < 2:
+        return []
+    n_head = _header_rows(rows)
+    body = rows[n_head:]
+    name_col = _name_column(body)
+    if name_col is None or not _settings_table(text, table, body, name_col, _column_heads(rows[:n_head], table.width)):
+        return []
+    cells = {id(c): c for r in body for c in r.cells if _WORDS.search(c.text) and any(ch.isdigit() for ch in c.text)}
+    return sorted(cells.values(), key=lambda c: c.start)
+
+
 def _settings_table(text: str, table: Table, body: list[Row], name_col: int, heads: list[str]) -> bool:
-    """Settings, not results: said so by the caption, the name column's header or a plain `Value` header,
-    or a name column mostly of parameter names; never a name column mostly of datasets, tasks or methods."""
-    names = [r.cells[name_col].text for r in body if name_col < len(r.cells)]
-    entities = sum(any(m.target[0] in ("dataset", "method") for m in find_entities(n)) for n in names)
-    if entities * 2 > len(names):
-        return False
+    """Settings, not results. Results: a caption that says so, or values with their spread. Settings:
+    a caption or header that says so; else a plain `Value` header or a name column mostly of parameter
+    names, but never a name column mostly of datasets, tasks or methods."""
     cap = caption(text, table)
     if word_regex(tuple(str(w) for w in _tcues().get("result_words", []))).search(cap) or _spread_share(body, name_col) > 0.3:
         return False
     words = word_regex(tuple(str(w) for w in _tcues().get("setting_words", [])))
+    if words.search(cap) or any(words.search(h) for h in heads):
+        return True
+    names = [r.cells[name_col].text for r in body if name_col < len(r.cells)]
+    entities = sum(any(m.target[0] in ("dataset", "method") for m in find_entities(n)) for n in names)
+    if entities * 2 > len(names):
+        return False
     plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
-    said = words.search(cap) or words.search(heads[name_col]) or any(h.lower() in plain for h in heads[name_col + 1 :])
-    return bool(said) or _mostly_names(body, name_col, heads)
+    if any(h.lower() in plain for h in heads[name_col + 1 :]) or _mostly_names(body, name_col, heads):
+        return True
+    value_cols = [c for c in range(name_col + 1, len(heads)) if _has_numbers(body, c)]
+    metrics = any(m.target[0] == "metric" for h in heads for m in find_entities(h))
+    return not metrics and _head_share(heads, value_cols) >= 0.5
 
 
 def _spread_share(body: list[Row], name_col: int) -> float:
@@ -184,6 +239,12 @@ def _row_unit(row: Row, name_col: int, value_cols: list[int], conditions: dict[i
 
 
 def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) -> list[Param]:
+    labelled = _LABEL.match(cell.text)
+    if labelled:
+        # "Prompt Number: [5, 10, 50]" under a method's row: the label names the setting, the row is its condition.
+        label = Cell(labelled.group(1), cell.start, cell.start + len(labelled.group(1)))
+        value = Cell(labelled.group(2), cell.start, cell.end)
+        return _cell_params(label, _known_name(label.text), value, name_cell.text)
     quantities = cell_quantities(cell.text)
     if not quantities:
         return []
