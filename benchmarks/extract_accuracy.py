@@ -25,6 +25,7 @@ from pathlib import Path
 import yaml
 
 from sa_align.aliases import canonical_param, param_components
+from sa_align.config import EvalConfig
 from sa_align.extract import extract_units
 from sa_align.models import Param, UnitKind
 from sa_align.numbers import values_equal
@@ -81,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sabench", type=Path, help="SA-Bench checkout or git directory: score against its claims")
     ap.add_argument("--papers", help="comma-separated development papers (default: all 20)")
     ap.add_argument("--setup", default="claude-sonnet", help="SA-Bench run whose paper copy and claims are read")
+    ap.add_argument("--max-units", type=int, default=80, help="unit budget per paper (0: no budget)")
     args = ap.parse_args(argv)
     if args.sabench:
         return sabench_main(args)
@@ -121,7 +123,8 @@ def sabench_main(args: argparse.Namespace) -> int:
     print(f"{'paper':<34}{'pairs':>6}{'recall':>8}{'ents':>6}{'recall':>8}{'units':>7}{'claims':>7}{'ratio':>7}{'off':>5}")
     for name in papers:
         markdown, claims = load(args.sabench, name, args.setup)
-        s = score_paper(name, markdown, claims, extract_units)
+        config = EvalConfig(max_units=args.max_units or None)
+        s = score_paper(name, markdown, claims, lambda paper: extract_units(paper, config))
         ratio = s.units / max(s.claims, 1)
         ratios.append(ratio)
         rec = len(s.recalled) / max(len(s.pairs), 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sa_align.extract.attribution import CitationIndex, attribute
+from sa_align.extract.counts import count_params
 from sa_align.extract.method import method_sentences
 from sa_align.extract.numerical import claim_for, hints_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
@@ -63,6 +64,11 @@ def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> 
         b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, bd.mention.start,
               claim=claim_for(bd), params=bd.params,
               hints=hints_for([p.name for p in bd.params], [bd.mention.surface]))  # fmt: skip
+    if not skipped(sent.section, "numerical") and b.paper.format != "latex":
+        taken = [(q[0], q[1]) for bd in bindings for q in bd.items]
+        for offset, p in count_params(text, sent, taken):
+            b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, offset, claim=f"The paper sets {p.name} = {p.text}.",
+                  params=[p], hints=hints_for([p.name], []))  # fmt: skip
     mentions = [] if skipped(sent.section, "protocol") else protocol_entities(text, sent)
     if not mentions and not protocol_params:
         return
