@@ -49,11 +49,11 @@ def _section_words(key: str) -> re.Pattern[str]:
 
 
 def pack(units: list[Unit]) -> list[Unit]:
-    """Numerical units with the same span become one unit carrying all their params."""
+    """Numerical units with the same span and attribution become one unit carrying all their params."""
     out: list[Unit] = []
-    by_span: dict[tuple[int, int], int] = {}
+    by_span: dict[tuple, int] = {}
     for u in units:
-        key = (u.span.start, u.span.end) if u.span else None
+        key = (u.span.start, u.span.end, u.attribution, u.cited_ref) if u.span else None
         if u.kind != UnitKind.NUMERICAL or key is None or key not in by_span:
             if u.kind == UnitKind.NUMERICAL and key is not None:
                 by_span[key] = len(out)
