@@ -13,12 +13,12 @@ import re
 from functools import lru_cache
 
 from sa_align.aliases import canonical_param
-from sa_align.extract.numerical import is_result_sentence
+from sa_align.extract.numerical import PROTOCOL_PARAMS, is_result_sentence, is_statistics
 from sa_align.extract.text import Sentence, cue_regex, cues, word_regex
 from sa_align.models import Param
 from sa_align.numbers import find_quantities
 
-_AFTER = re.compile(r"[ \t]*((?:[A-Za-z][A-Za-z\-]*[ \t]+){0,3}?)([A-Za-z]+)\b")
+_WORDS_AFTER = re.compile(r"(?:[ \t]+[A-Za-z][A-Za-z\-]*){1,4}")
 _MAX_COUNT = 1e7
 _BEFORE = re.compile(r"(?:\b(?:the|these|those|first|last|about|approximately|roughly|nearly|around|over|every|each|after|within)|~|≈)\s*$", re.I)
 """A number after these is a reference to a quantity (`the 45k images`, `about 164 epochs`), not a setting."""
@@ -35,13 +35,19 @@ def _nouns() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def _block() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in _conf().get("block_words", []))
+
+
+@lru_cache(maxsize=1)
 def _stop() -> frozenset[str]:
     return frozenset(str(w).lower() for w in _conf().get("stop_words", []))
 
 
-def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]]) -> list[tuple[int, Param]]:
-    """`(offset, Param)` for each count setting of `sent` not inside an already bound span in `taken`."""
-    if is_result_sentence(sent.text):
+def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound: set[str] = frozenset()) -> list[tuple[int, Param]]:
+    """`(offset, Param)` for each count setting of `sent` not inside an already bound span in `taken`
+    and not named like a parameter the sentence already binds (`bound`)."""
+    if is_result_sentence(sent.text) or is_statistics(text, sent):
         return []
     cue = word_regex(tuple(str(w) for w in _conf().get("cues", [])))
     if not (cue.search(sent.text) or cue_regex("numerical", "setting_cues").search(sent.text)):
@@ -53,17 +59,26 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]]) -> lis
         if text[s - 1 : s] in "-/.×x^_{" or text[e : e + 1] in "-/×x%" or _BEFORE.search(text, max(0, s - 16), s):
             continue  # part of a name, a ratio or a shape (`ViT-B/16`, `3x3`)
         name = _noun_phrase(text, e, sent.end)
-        if name:
-            out.append((s, Param(name=canonical_param(name) or name.replace(" ", "_").lower(), surface=name,
-                                 value=q.scalar(), text=q.text)))  # fmt: skip
+        canon = (canonical_param(name) or name.replace(" ", "_").lower()) if name else None
+        if canon and canon not in bound and canon not in PROTOCOL_PARAMS:
+            out.append((s, Param(name=canon, surface=name, value=q.scalar(), text=q.text)))
     return out
 
 
 def _noun_phrase(text: str, end: int, limit: int) -> str | None:
-    m = _AFTER.match(text, end, limit)
-    if not m or m.group(2).lower() not in _nouns():
+    """The words after a number up to the first count noun among the next four, stop words cut off."""
+    words = _WORDS_AFTER.match(text, end, limit)
+    if not words:
         return None
-    words = [*m.group(1).split(), m.group(2)]
-    if any(w.lower() in _stop() for w in words):
-        words = words[max(i for i, w in enumerate(words) if w.lower() in _stop()) + 1 :]
-    return " ".join(words) if words else None
+    seq = words.group(0).split()
+    nouns = _nouns()
+    hit = next((i for i, w in enumerate(seq[:4]) if w.lower() in nouns), None)
+    if hit is None:
+        return None
+    phrase = seq[: hit + 1]
+    if any(w.lower() in _block() for w in phrase):
+        return None
+    stops = [i for i, w in enumerate(phrase) if w.lower() in _stop()]
+    if stops:
+        phrase = phrase[stops[-1] + 1 :]
+    return " ".join(phrase) if phrase else None

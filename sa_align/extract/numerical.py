@@ -352,7 +352,7 @@ def _word_numbers(text: str, sent: Sentence) -> list[tuple[int, int, Quantity]]:
     return out
 
 
-def _is_statistics(text: str, sent: Sentence) -> bool:
+def is_statistics(text: str, sent: Sentence) -> bool:
     """A sentence that describes a dataset's size ("Cora has 2,708 nodes and 7 classes")."""
     if not _ncue_regex("statistics_cues").search(sent.text):
         return False
@@ -368,7 +368,7 @@ def is_result_sentence(sentence: str) -> bool:
 
 def sentence_bindings(text: str, sent: Sentence, citations=None) -> list[Binding]:
     """Every parameter binding stated in one sentence, in order of appearance."""
-    if sent.text.startswith("#") or _is_statistics(text, sent):
+    if sent.text.startswith("#") or is_statistics(text, sent):
         return []
     found = with_spaced(find_quantities(text, sent.start, sent.end), math_quantities(text, sent.start, sent.end))
     quants = [q for q in found if _usable(text, q, citations)]

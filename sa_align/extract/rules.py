@@ -66,7 +66,8 @@ def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> 
               hints=hints_for([p.name for p in bd.params], [bd.mention.surface]))  # fmt: skip
     if not skipped(sent.section, "numerical") and b.paper.format != "latex":
         taken = [(q[0], q[1]) for bd in bindings for q in bd.items]
-        for offset, p in count_params(text, sent, taken):
+        bound = {p.name for bd in bindings for p in bd.params}
+        for offset, p in count_params(text, sent, taken, bound):
             b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, offset, claim=f"The paper sets {p.name} = {p.text}.",
                   params=[p], hints=hints_for([p.name], []))  # fmt: skip
     mentions = [] if skipped(sent.section, "protocol") else protocol_entities(text, sent)

@@ -184,9 +184,14 @@ def _header_rows(rows: list[Row]) -> int:
     n = 0
     while n < len(rows) - 1 and rows[n].cells and all(c.header for c in rows[n].cells if c.text):
         n += 1
-    if n == 0 and not any(cell_quantities(c.text) for c in rows[0].cells[1:]):
+    if n == 0 and not any(_is_value(c.text) for c in rows[0].cells[1:]):
         n = 1
     return n
+
+
+def _is_value(cell: str) -> bool:
+    """A cell that is a number (with at most a unit or a letter or two), not a label such as `Stage 1`."""
+    return bool(cell_quantities(cell)) and len(_LETTERS.findall(cell)) <= 2
 
 
 def _column_heads(head_rows: list[Row], width: int) -> list[str]:

@@ -225,3 +225,13 @@ def test_general_phrasings(sentence: str, name: str, value) -> None:
 )
 def test_not_settings(sentence: str) -> None:
     assert numeric(extract_units(paper_from_text(sentence))) == {}
+
+
+def test_counts_are_named_by_the_words_after_them() -> None:
+    text = (
+        "# Method\n\nWe use 12 modes and 18 hidden dimensions, with a total of 4 Fourier blocks. "
+        "We stop when the loss has not improved for 10 consecutive epochs.\n"
+    )
+    got = numeric(extract_units(paper_from_text(text)))
+    assert got["modes"] == [12] and got["hidden_size"] == [18] and got["fourier_blocks"] == [4]
+    assert 10 not in [v for values in got.values() for v in values]
