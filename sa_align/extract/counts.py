@@ -47,12 +47,12 @@ def _stop() -> frozenset[str]:
 def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound: set[str] = frozenset()) -> list[tuple[int, Param]]:
     """`(offset, Param)` for each count setting of `sent` not inside an already bound span in `taken`
     and not named like a parameter the sentence already binds (`bound`)."""
-    if is_result_sentence(sent.text) or is_statistics(text, sent):
+    if is_result_sentence(sent.text):
         return []
     cue = word_regex(tuple(str(w) for w in _conf().get("cues", [])))
     if not (cue.search(sent.text) or cue_regex("numerical", "setting_cues").search(sent.text)):
         return []
-    out = []
+    out: list[tuple[int, Param]] = []
     for s, e, q in find_quantities(text, sent.start, sent.end):
         if any(a <= s < b for a, b in taken) or q.percent or not q.integral or not 2 < q.value <= _MAX_COUNT:
             continue
@@ -62,7 +62,8 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
         canon = (canonical_param(name) or name.replace(" ", "_").lower()) if name else None
         if canon and canon not in bound and canon not in PROTOCOL_PARAMS:
             out.append((s, Param(name=canon, surface=name, value=q.scalar(), text=q.text)))
-    return out
+    # Checked last: naming a dataset's statistics is rarer than having no count at all, and dearer to test.
+    return [] if out and is_statistics(text, sent) else out
 
 
 def _noun_phrase(text: str, end: int, limit: int) -> str | None:

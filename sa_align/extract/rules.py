@@ -9,7 +9,7 @@ from sa_align.extract.numerical import claim_for, hints_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
 from sa_align.extract.tables import settings_cells, table_entities, table_units
-from sa_align.extract.text import Sentence, clean, skipped, split_sentences
+from sa_align.extract.text import SectionLookup, Sentence, clean, skipped, split_sentences
 from sa_align.models import CharSpan, Paper, Param, Region, Unit, UnitKind
 from sa_align.paper.tables import find_tables, parse_html_table
 
@@ -28,18 +28,19 @@ class _Builder:
     def __init__(self, paper: Paper):
         self.paper = paper
         self.cites = CitationIndex(paper)
+        self.sections = SectionLookup(paper)
         self.units: list[Unit] = []
 
     def add(self, kind: UnitKind, start: int, end: int, prev_end: int | None, anchor: int | None, **fields) -> Unit:
         text = self.paper.text
         attribution, ref = attribute(text, start, end, self.cites, anchor=anchor, prev_end=prev_end)
-        sec = self.paper.section_at(start)
+        section = self.sections.title_at(start)
         unit = Unit(
             id="",
             kind=kind,
             quote=text[start:end],
             span=CharSpan(start=start, end=end),
-            section=sec.title if sec else None,
+            section=section,
             attribution=attribution,
             cited_ref=ref,
             origin="rules",
@@ -91,8 +92,7 @@ def _ordering(b: _Builder, sentences: list[Sentence]) -> None:
                 spans.append(found)
     text = b.paper.text
     for run in numbered_steps(text):
-        sec = b.paper.section_at(run.start)
-        if not skipped(sec.title if sec else None, "ordering") and b.paper.region_at(run.start, _NO_UNITS | {"table"}) is None:
+        if not skipped(b.sections.title_at(run.start), "ordering") and b.paper.region_at(run.start, _NO_UNITS | {"table"}) is None:
             start = run.start + (len(text[run.start : run.end]) - len(text[run.start : run.end].lstrip()))
             spans.append(OrderSpan(start, run.end, run.steps))
     for sp in spans:
