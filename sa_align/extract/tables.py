@@ -28,6 +28,8 @@ _CAPTION = re.compile(r"(?:^|\n)[ \t]*(?:\*\*)?(?:Table|Tab\.)\s*[A-Z]?\.?\d+[^\
 _LETTERS = re.compile(r"[A-Za-z\u0370-\u03ff]")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z\-]*")
 _MAX_ROWS = 400
+_NAME_START = re.compile(r"(?<=[a-z0-9)\]])\s+(?=[A-Z][a-z])")
+_VALUE_GROUP = re.compile(r"[\[(][^\])]*[\])]|[-+\u2212]?\d[\w.\-+\u2212·]*")
 _LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z \-_]{1,40}?)\s*:+\s*(.*\d.*)$")
 _ENTITY_KINDS = ("dataset", "metric", "method", "split")
 
@@ -258,6 +260,8 @@ def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) ->
     if len(mentions) > 1 and len(mentions) == len(quantities):
         return [Param(name=str(m.target), surface=m.surface, value=v, text=q.text, condition=cond)
                 for m, v, q in zip(mentions, values, quantities)]  # fmt: skip
+    if run_together := _run_together(name_cell.text, cell.text, cond):
+        return run_together
     name, surface = _row_name(name_cell.text, mentions)
     if name is None:
         return []
@@ -265,6 +269,30 @@ def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) ->
     if len(values) == 1:
         return [Param(name=name, surface=surface, value=values[0], text=quantities[0].text, unit=unit, condition=cond)]
     return [Param(name=name, surface=surface, values=values, shape="sequence", text=cell.text, unit=unit, condition=cond)]
+
+
+def _run_together(names: str, values: str, cond: str | None) -> list[Param]:
+    """Names and values the converter ran together in two cells, paired in order when they count the same.
+
+    `Initial dimension Convolution kernel size Dimension multiplier` against `128 3 [1, 2, 4, 8]`:
+    a name starts at a capitalised word after a lower-case one; a bracketed list is one value.
+    """
+    segments = [seg.strip() for seg in _NAME_START.split(names) if _WORDS.search(seg)]
+    groups = _VALUE_GROUP.findall(values)
+    if len(segments) < 2 or len(segments) != len(groups):
+        return []
+    out = []
+    for seg, group in zip(segments, groups):
+        qs = cell_quantities(group)
+        name, surface = _row_name(seg, _known_name(seg))
+        if not qs or name is None:
+            return []
+        vals = [q.value if q.percent else q.scalar() for q in qs]
+        if len(vals) == 1:
+            out.append(Param(name=name, surface=surface, value=vals[0], text=qs[0].text, condition=cond))
+        else:
+            out.append(Param(name=name, surface=surface, values=vals, shape="sequence", text=group, condition=cond))
+    return out
 
 
 def _row_name(cell: str, mentions: list) -> tuple[str | None, str]:
