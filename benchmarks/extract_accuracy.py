@@ -123,7 +123,9 @@ def sabench_main(args: argparse.Namespace) -> int:
     print(f"{'paper':<34}{'pairs':>6}{'recall':>8}{'ents':>6}{'recall':>8}{'units':>7}{'claims':>7}{'ratio':>7}{'off':>5}")
     for name in papers:
         markdown, claims = load(args.sabench, name, args.setup)
-        config = EvalConfig(max_units=args.max_units or None)
+        # Commits before the unit budget have no `max_units`; they are measured as they were.
+        budget = {"max_units": args.max_units or None} if "max_units" in EvalConfig.model_fields else {}
+        config = EvalConfig(**budget)
         s = score_paper(name, markdown, claims, lambda paper: extract_units(paper, config))
         ratio = s.units / max(s.claims, 1)
         ratios.append(ratio)

@@ -50,7 +50,7 @@ _SLICE = re.compile(r"\d\s*:\s*$|^\s*:\s*\d")
 _CLAUSE = re.compile(r"[,;|()\[\]]|\s-\s|:\s")
 _STOP = frozenset("the a an of for with and or in on to per by at is are uses use using used set all each every value values".split())
 _OFF_LIMITS = re.compile(r"\b(?:contents|references|bibliography|checklist|proof)\b", re.I)
-_TOC_LINE = re.compile(r"(?:\.\s?){4,}\s*\d+\s*$|\s\d{1,3}\s*$")
+_TOC_LINE = re.compile(r"^(?:#+\s*)?(?:\d{1,2}|[A-Z])(?:\.\d{1,2})*\.?\s+[A-Z][a-z].*?(?:(?:\.\s?){3,}\s*|\s)\d{1,3}\s*$")
 _ENTITY_KINDS = ("dataset", "metric", "method")
 
 
@@ -156,7 +156,7 @@ def off_limits(paper, unit) -> bool:
         return False
     titles = [s.title for s in paper.sections if s.start <= unit.span.start < s.end]
     line = paper.text[unit.span.start : unit.span.end].strip().splitlines()
-    toc = len(line) == 1 and bool(_TOC_LINE.search(line[0])) and len(line[0]) < 120 and line[0][:1].isdigit()
+    toc = len(line) == 1 and len(line[0]) < 120 and bool(_TOC_LINE.match(line[0]))
     return toc or any(_OFF_LIMITS.search(t) for t in titles)
 
 
