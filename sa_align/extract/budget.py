@@ -7,7 +7,8 @@
 3. Each unit gets a score: its kind's worth, more parameters, a method unit's math hints, its
    section (method, training, setup and hyperparameter sections count more; introduction,
    related work, results and ablations less) and its attribution (cited claims count less).
-4. The best `max_units` are kept, in paper order; what was cut is reported.
+4. The best `max_units` are kept, in paper order, each kind within its share of the budget
+   (`kind_share`; numerical units take any share); what was cut is reported.
 
 Weights and section words live in `units/extract/cues.yaml` (`budget`).
 """
@@ -97,6 +98,7 @@ def score(u: Unit) -> float:
     conf = _conf()
     s = float(conf.get("kind_weight", {}).get(str(u.kind), 1.0))
     s += float(conf.get("per_param", 0.3)) * max(0, len(u.params) - 1)
+    s += float(conf.get("per_entity", 0.2)) * max(0, len(u.entities) - 1)
     if u.kind == UnitKind.METHOD and u.hints:
         s += float(conf.get("method_hint_bonus", 0.5))
     title = _NUMBERING.sub("", u.section or "").lower()
@@ -114,11 +116,28 @@ def apply_budget(units: list[Unit], max_units: int | None = DEFAULT_MAX_UNITS) -
     ordered = sorted(units, key=lambda u: (u.span.start if u.span else -1, u.span.end if u.span else -1))
     packed, dropped = _dedupe(pack(ordered))
     notes = [f"unit budget: merged {dropped} near-duplicate units"] if dropped else []
-    if max_units is None or len(packed) <= max_units:
+    if max_units is None:
         return Budgeted(packed, notes)
-    ranked = sorted(range(len(packed)), key=lambda i: (-score(packed[i]), i))
-    keep = set(ranked[:max_units])
-    cut = Counter(str(packed[i].kind) for i in ranked[max_units:])
-    detail = ", ".join(f"{n} {k}" for k, n in sorted(cut.items()))
-    notes.append(f"unit budget: kept {max_units} of {len(packed)} units; cut {detail}")
+    keep = _choose(packed, max_units)
+    if len(keep) < len(packed):
+        cut = Counter(str(u.kind) for i, u in enumerate(packed) if i not in keep)
+        detail = ", ".join(f"{n} {k}" for k, n in sorted(cut.items()))
+        notes.append(f"unit budget: kept {len(keep)} of {len(packed)} units; cut {detail}")
     return Budgeted([u for i, u in enumerate(packed) if i in keep], notes)
+
+
+def _choose(units: list[Unit], max_units: int) -> set[int]:
+    """Indices of the best-scoring units, at most `max_units`, each kind within its share of the budget."""
+    shares = {str(k): float(v) for k, v in _conf().get("kind_share", {}).items()}
+    room = {k: max(1, int(v * max_units)) for k, v in shares.items()}
+    keep: set[int] = set()
+    for i in sorted(range(len(units)), key=lambda i: (-score(units[i]), i)):
+        kind = str(units[i].kind)
+        if len(keep) >= max_units:
+            break
+        if kind in room:
+            if room[kind] == 0:
+                continue
+            room[kind] -= 1
+        keep.add(i)
+    return keep

@@ -48,3 +48,11 @@ def test_the_budget_is_configurable_and_can_be_switched_off() -> None:
     paper = paper_from_text(f"# Method\n\n{sentences}\n")
     assert len(extract(paper, EvalConfig(max_units=3)).units) == 3
     assert len(extract(paper, EvalConfig(max_units=None)).units) == 8
+
+
+def test_each_kind_stays_within_its_share_of_the_budget() -> None:
+    methods = [unit(UnitKind.METHOD, i * 100, claim=f"we compute quantity {i} from the inputs") for i in range(30)]
+    settings = [unit(UnitKind.NUMERICAL, 10_000 + i * 100, params=[("epochs", 10 + i)]) for i in range(3)]
+    kept = apply_budget([*methods, *settings], max_units=20).units
+    assert sum(u.kind == UnitKind.METHOD for u in kept) == 7  # 35% of 20
+    assert sum(u.kind == UnitKind.NUMERICAL for u in kept) == 3
