@@ -51,7 +51,7 @@ def test_the_budget_is_configurable_and_can_be_switched_off() -> None:
 
 
 def test_each_kind_stays_within_its_share_of_the_budget() -> None:
-    methods = [unit(UnitKind.METHOD, i * 100, claim=f"we compute quantity {i} from the inputs") for i in range(30)]
+    methods = [unit(UnitKind.METHOD, i * 100, claim=f"w{i}a w{i}b w{i}c w{i}d") for i in range(30)]
     settings = [unit(UnitKind.NUMERICAL, 10_000 + i * 100, params=[("epochs", 10 + i)]) for i in range(3)]
     kept = apply_budget([*methods, *settings], max_units=20).units
     assert sum(u.kind == UnitKind.METHOD for u in kept) == 7  # 35% of 20
