@@ -68,19 +68,35 @@ def caption(text: str, table: Table) -> str:
     return after.group(0).strip() if after else ""
 
 
-def table_units(text: str, table: Table) -> list[TableUnit]:
-    """The settings a table states, one `TableUnit` per row that names a parameter and gives a number."""
+@dataclass
+class _Layout:
+    """How a settings table is laid out: its body rows, the name column and the column headers."""
+
+    body: list[Row]
+    name_col: int
+    heads: list[str]
+
+
+def _settings_layout(text: str, table: Table) -> _Layout | None:
+    """The layout of `table` when it is a settings table, else `None`."""
     rows = table.rows[:_MAX_ROWS]
     if len(rows) < 2 or table.width < 2:
-        return []
+        return None
     n_head = _header_rows(rows)
     body = rows[n_head:]
     name_col = _name_column(body)
     if name_col is None:
-        return []
+        return None
     heads = _column_heads(rows[:n_head], table.width)
-    if not _settings_table(text, table, body, name_col, heads):
+    return _Layout(body, name_col, heads) if _settings_table(text, table, body, name_col, heads) else None
+
+
+def table_units(text: str, table: Table) -> list[TableUnit]:
+    """The settings a table states, one `TableUnit` per row that names a parameter and gives a number."""
+    lay = _settings_layout(text, table)
+    if lay is None:
         return []
+    body, name_col, heads = lay.body, lay.name_col, lay.heads
     value_cols = [c for c in range(name_col + 1, table.width) if _has_numbers(body, c)]
     plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
     conditions = {c: (heads[c] if len(value_cols) > 1 or heads[c].lower() not in plain else "") for c in value_cols}
@@ -128,15 +144,10 @@ def _transposed_row(row: Row, name_col: int, value_cols: list[int], heads: list[
 
 def settings_cells(text: str, table: Table) -> list[Cell]:
     """Cells of a settings table that state a setting in words (`Prompt Number: [5, 10, 50]`), to be read as sentences."""
-    rows = table.rows[:_MAX_ROWS]
-    if len(rows) < 2 or table.width < 2:
+    lay = _settings_layout(text, table)
+    if lay is None:
         return []
-    n_head = _header_rows(rows)
-    body = rows[n_head:]
-    name_col = _name_column(body)
-    if name_col is None or not _settings_table(text, table, body, name_col, _column_heads(rows[:n_head], table.width)):
-        return []
-    cells = {id(c): c for r in body for c in r.cells if _WORDS.search(c.text) and any(ch.isdigit() for ch in c.text)}
+    cells = {id(c): c for r in lay.body for c in r.cells if _WORDS.search(c.text) and any(ch.isdigit() for ch in c.text)}
     return sorted(cells.values(), key=lambda c: c.start)
 
 
