@@ -2,6 +2,8 @@
 
     python benchmarks/extract_speed.py [--paper PAPER.md] [--lines 2000] [--runs 3] [--out FILE.json]
 
+Wall time (`*_s`) and CPU time of the child (`*_cpu_s`, user + system; steadier on a shared machine).
+
 - `extract_s`: `python -m sa_align.cli extract PAPER` as a fresh process (imports, loading,
   regions, tables, rules, budget, writing the units file), median of `--runs`;
 - `evaluate_cold_s`: `python -m sa_align.cli evaluate PAPER REPO --no-embeddings` with an empty
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -47,10 +50,14 @@ def synthetic_paper(pages: int = 40) -> str:
     return "".join(parts)
 
 
-def timed(cmd: list[str], cwd: Path) -> float:
+def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(cmd, cwd=cwd, check=True, capture_output=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lines", type=int, default=2000, help="lines of the generated repository")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--src", type=Path, default=ROOT, help="checkout whose sa_align is timed (for side-by-side ratios)")
     args = ap.parse_args(argv)
     py = [sys.executable, "-m", "sa_align.cli"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -68,19 +76,21 @@ def main(argv: list[str] | None = None) -> int:
             paper.write_text(synthetic_paper(), encoding="utf-8")
         repo = work / "repo"
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gen_repo.py"), str(repo), "--lines", str(args.lines), "--seed", "0"], check=True, capture_output=True)
-        extract = [timed([*py, "extract", str(paper), "-o", str(work / "units.yaml")], ROOT) for _ in range(args.runs)]
+        extract = [timed([*py, "extract", str(paper), "-o", str(work / "units.yaml")], args.src) for _ in range(args.runs)]
         cold = []
         for r in range(args.runs):
             cache = work / f"cache{r}"
             cmd = [*py, "evaluate", str(paper), str(repo), "--no-embeddings", "--cache-dir", str(cache), "-o", str(work / f"out{r}"), "-q"]
-            cold.append(timed(cmd, ROOT))
+            cold.append(timed(cmd, args.src))
         units = len([line for line in (work / "units.yaml").read_text(encoding="utf-8").splitlines() if line.startswith("- id:")])
         result = {
             "paper_chars": len(paper.read_text(encoding="utf-8")),
             "repo_lines": args.lines,
             "units": units,
-            "extract_s": round(statistics.median(extract), 2),
-            "evaluate_cold_s": round(statistics.median(cold), 2),
+            "extract_s": round(statistics.median(w for w, _ in extract), 2),
+            "extract_cpu_s": round(statistics.median(c for _, c in extract), 2),
+            "evaluate_cold_s": round(statistics.median(w for w, _ in cold), 2),
+            "evaluate_cold_cpu_s": round(statistics.median(c for _, c in cold), 2),
             "runs": args.runs,
         }
     print(json.dumps(result, indent=2))

@@ -18,6 +18,7 @@ from sa_align.extract.text import Sentence, cue_regex, cues, word_regex
 from sa_align.models import Param
 from sa_align.numbers import find_quantities
 
+_WORD_OR_SIGN = re.compile(r"[A-Za-z][A-Za-z\-]*|[=:$]|[^\sA-Za-z=:$]+")
 _WORDS_AFTER = re.compile(r"(?:[ \t]+[A-Za-z][A-Za-z\-]*){1,4}")
 _MAX_COUNT = 1e7
 _BEFORE = re.compile(r"(?:\b(?:the|these|those|first|last|about|approximately|roughly|nearly|around|over|every|each|after|within)|~|≈)\s*$", re.I)
@@ -45,25 +46,51 @@ def _stop() -> frozenset[str]:
 
 
 def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound: set[str] = frozenset()) -> list[tuple[int, Param]]:
-    """`(offset, Param)` for each count setting of `sent` not inside an already bound span in `taken`
-    and not named like a parameter the sentence already binds (`bound`)."""
+    """`(offset, Param)` for each count or head-noun setting of `sent` not inside an already bound span
+    in `taken` and not named like a parameter the sentence already binds (`bound`)."""
     if is_result_sentence(sent.text):
         return []
     cue = word_regex(tuple(str(w) for w in _conf().get("cues", [])))
-    if not (cue.search(sent.text) or cue_regex("numerical", "setting_cues").search(sent.text)):
-        return []
+    counts_ok = bool(cue.search(sent.text) or cue_regex("numerical", "setting_cues").search(sent.text))
     out: list[tuple[int, Param]] = []
     for s, e, q in find_quantities(text, sent.start, sent.end):
-        if any(a <= s < b for a, b in taken) or q.percent or not q.integral or not 2 < q.value <= _MAX_COUNT:
+        if any(a <= s < b for a, b in taken) or q.percent:
             continue
         if text[s - 1 : s] in "-/.×x^_{" or text[e : e + 1] in "-/×x%" or _BEFORE.search(text, max(0, s - 16), s):
             continue  # part of a name, a ratio or a shape (`ViT-B/16`, `3x3`)
-        name = _noun_phrase(text, e, sent.end)
-        canon = (canonical_param(name) or name.replace(" ", "_").lower()) if name else None
+        name = _noun_phrase(text, e, sent.end) if counts_ok and q.integral and 2 < q.value <= _MAX_COUNT else None
+        name = name or _head_phrase(text, max(sent.start, s - 60), s)
+        canon = (canonical_param(name) or name.replace(" ", "_").replace("-", "_").lower()) if name else None
         if canon and canon not in bound and canon not in PROTOCOL_PARAMS:
             out.append((s, Param(name=canon, surface=name, value=q.scalar(), text=q.text)))
     # Checked last: naming a dataset's statistics is rarer than having no count at all, and dearer to test.
     return [] if out and is_statistics(text, sent) else out
+
+
+@lru_cache(maxsize=1)
+def _heads() -> frozenset[str]:
+    return frozenset(str(n).lower() for n in _conf().get("heads", []))
+
+
+def _head_phrase(text: str, start: int, end: int) -> str | None:
+    """`codebook size of` before a number: the head noun and up to two words before it, filler after it."""
+    words = _WORD_OR_SIGN.findall(text, start, end)
+    filler = _filler_words()
+    heads = _heads()
+    while words and (words[-1] in "=:$" or words[-1].lower() in filler) and words[-1].lower() not in heads:
+        words.pop()
+    if not words or words[-1].lower() not in heads or len(_WORD_OR_SIGN.findall(text, start, end)) - len(words) > 4:
+        return None
+    phrase = words[-3:]
+    cut = [i for i, w in enumerate(phrase[:-1]) if not w[0].isalpha() or w.lower() in _stop() or w.lower() in filler]
+    if cut:
+        phrase = phrase[cut[-1] + 1 :]
+    return " ".join(phrase) if len(phrase) >= 2 else None
+
+
+@lru_cache(maxsize=1)
+def _filler_words() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in cues().get("numerical", {}).get("filler", []))
 
 
 def _noun_phrase(text: str, end: int, limit: int) -> str | None:
