@@ -59,3 +59,17 @@ def test_index_summary(tmp_path):
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["files"]["python"] >= 6 and summary["entry_points"]
+
+
+def test_bench_sabench_runs_named_runs_and_refuses_unknown_papers(tmp_path):
+    from tests.bench.sabench.conftest import FIXTURE
+
+    args = ["bench", str(FIXTURE), "--sabench", "--papers", "tiny-sgd", "--setups", "alpha_basic",
+            "--no-embeddings", "--out", str(tmp_path)]
+    ok = runner.invoke(app, args)
+    assert ok.exit_code == 0, ok.output
+    data = json.loads((tmp_path / "sabench.json").read_text())
+    assert data["papers"] == ["tiny-sgd"] and data["metrics"]["overall"]["claims"] == 5
+    assert "kappa" in ok.output
+    bad = runner.invoke(app, ["bench", str(FIXTURE), "--sabench", "--papers", "no-such-paper"])
+    assert bad.exit_code == 2 and "unknown SA-Bench papers" in bad.output
