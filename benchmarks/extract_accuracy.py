@@ -115,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def sabench_main(args: argparse.Namespace) -> int:
     """Numerical and entity recall, unit counts and off-limits quotes against SA-Bench's claims."""
-    from sabench_claims import DEV_PAPERS, load, score_paper
+    from sabench_claims import dev_papers, load, score_paper
 
-    papers = args.papers.split(",") if args.papers else list(DEV_PAPERS)
+    papers = args.papers.split(",") if args.papers else list(dev_papers())
     tot = [0, 0, 0, 0, 0]
     ratios = []
     print(f"{'paper':<34}{'pairs':>6}{'recall':>8}{'ents':>6}{'recall':>8}{'units':>7}{'claims':>7}{'ratio':>7}{'off':>5}")

@@ -1,10 +1,9 @@
 """Offline extraction measured against SA-Bench's reviewed claims (development papers only).
 
 Used by `python benchmarks/extract_accuracy.py --sabench PATH`. PATH is a checkout of SA-Bench or
-its git directory; files are read with `git show` from `--rev` (default `HEAD`). Claims come from
-`experiments/runs/<setup>/<paper>/repo/result/<paper>-sau-score.json` (the distinct claims of a
-paper are the same across setups), the paper from the file ending `/paper/paper.md` under
-`experiments/runs/<setup>_basic/<paper>/`.
+its git directory, read through `sa_align.bench.sabench` (claims from the `<setup>_basic` run's
+score file: the distinct claims of a paper are the same across setups; the paper from the file
+ending `/paper/paper.md` under the `*_basic` runs). Only the development split is read.
 
 - Numerical recall: every number in a D1 claim other than 0, 1 and 2, and other than a number
   right after a reference word (Table 3, Eq 12, Section 4.2, Appendix B) or a capitalised name
@@ -23,22 +22,12 @@ paper are the same across setups), the paper from the file ending `/paper/paper.
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sa_align.aliases import canonical_param, find_entities, find_param_mentions, split_identifier
 from sa_align.numbers import find_quantities, values_equal
-
-DEV_PAPERS = (
-    "avg-reward-pg", "ca2-vdm", "diffusion-convergence-rate", "emergent-planning-rl", "generator-augmented-flows",
-    "hi-mar", "luno", "ma-rlhf", "moe-pot", "mrq", "neural-operator-flow-matching-pde", "nfig", "olmoe",
-    "petl-visual-recognition", "pyramidal-flow-matching", "robotic-world-model", "sc-fno", "score",
-    "voting-leaderboards", "wdno",
-)  # fmt: skip
-"""The development split; the other ten SA-Bench papers are held out and never read."""
 
 _REF_BEFORE = re.compile(r"(?:table|tab|eq|eqs|equation|section|sec|appendix|app|fig|figure|§|algorithm|alg|stage|phase|step|line)\.?\s*\(?$", re.I)
 _NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]+[ -]$")
@@ -66,22 +55,29 @@ class PaperScore:
     off_limits: int = 0
 
 
-def _git(repo: Path, rev: str, *args: str) -> str:
-    git_dir = repo / ".git" if (repo / ".git").exists() else repo
-    out = subprocess.run(["git", "--git-dir", str(git_dir), *args], capture_output=True, check=True)
-    return out.stdout.decode("utf-8", errors="replace")
+def dev_papers() -> tuple[str, ...]:
+    """The development split; the other SA-Bench papers are held out and never read here."""
+    from sa_align.bench.sabench.dataset import tables
+
+    return tuple(tables().development)
 
 
 def load(repo: Path, paper: str, setup: str = "claude-sonnet", rev: str = "HEAD") -> tuple[str, dict]:
-    """The paper's Markdown and its claims (`{"D1": [claim, ...], ...}`) from SA-Bench at `rev`."""
-    if paper not in DEV_PAPERS:
+    """The paper's Markdown and its claims (`{"D1": [claim, ...], ...}`), read with `sa_align.bench.sabench`."""
+    from sa_align.bench.sabench.dataset import RunRef, paper_file, read_scores
+    from sa_align.bench.sabench.source import open_source
+
+    if paper not in dev_papers():
         raise ValueError(f"{paper} is not in the development split")
-    base = f"experiments/runs/{setup}_basic/{paper}"
-    listing = _git(repo, rev, "ls-tree", "-r", "--name-only", rev, base).splitlines()
-    md = next(p for p in listing if p.endswith("/paper/paper.md"))
-    score = json.loads(_git(repo, rev, "show", f"{rev}:{base}/repo/result/{paper}-sau-score.json"))
-    claims = {d: [c["claim"] for c in v.get("claims", [])] for d, v in score["dimensions"].items()}
-    return _git(repo, rev, "show", f"{rev}:{md}"), claims
+    source = open_source(repo, rev)
+    claims: dict[str, list[str]] = {}
+    for c in read_scores(source, RunRef(setup=f"{setup}_basic", paper=paper)).claims:
+        claims.setdefault(c.dimension, []).append(c.claim)
+    rel = paper_file(source, paper)
+    raw = source.read(rel) if rel else None
+    if raw is None:
+        raise ValueError(f"no paper.md for {paper} under the *_basic runs")
+    return raw.decode("utf-8", errors="replace"), claims
 
 
 def gold_pairs(claim: str) -> list[tuple[str, float]]:
