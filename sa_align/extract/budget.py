@@ -127,17 +127,20 @@ def apply_budget(units: list[Unit], max_units: int | None = DEFAULT_MAX_UNITS) -
 
 
 def _choose(units: list[Unit], max_units: int) -> set[int]:
-    """Indices of the best-scoring units, at most `max_units`, each kind within its share of the budget."""
+    """Indices of the best-scoring units, at most `max_units`, each kind within its share of the budget;
+    a protocol unit naming only entities already kept gives its slot to one naming new ones."""
     shares = {str(k): float(v) for k, v in _conf().get("kind_share", {}).items()}
     room = {k: max(1, int(v * max_units)) for k, v in shares.items()}
     keep: set[int] = set()
+    named: set[str] = set()
     for i in sorted(range(len(units)), key=lambda i: (-score(units[i]), i)):
-        kind = str(units[i].kind)
+        u, kind = units[i], str(units[i].kind)
         if len(keep) >= max_units:
             break
+        if room.get(kind, 1) == 0 or (u.kind == UnitKind.PROTOCOL and u.entities and not u.params and set(u.entities) <= named):
+            continue
         if kind in room:
-            if room[kind] == 0:
-                continue
             room[kind] -= 1
+        named.update(u.entities)
         keep.add(i)
     return keep

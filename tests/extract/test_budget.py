@@ -56,3 +56,13 @@ def test_each_kind_stays_within_its_share_of_the_budget() -> None:
     kept = apply_budget([*methods, *settings], max_units=20).units
     assert sum(u.kind == UnitKind.METHOD for u in kept) == 7  # 35% of 20
     assert sum(u.kind == UnitKind.NUMERICAL for u in kept) == 3
+
+
+def test_protocol_slots_go_to_units_naming_new_entities() -> None:
+    def proto(start: int, *entities: str) -> Unit:
+        return Unit(id="", kind=UnitKind.PROTOCOL, claim="c", span=CharSpan(start=start, end=start + 5),
+                    section="4 Experimental Setup", entities=list(entities))  # fmt: skip
+
+    units = [proto(0, "CIFAR-10", "accuracy"), proto(100, "CIFAR-10"), proto(200, "ImageNet")]
+    kept = apply_budget(units, max_units=10).units
+    assert [u.entities for u in kept] == [["CIFAR-10", "accuracy"], ["ImageNet"]]
