@@ -25,8 +25,9 @@ KIND_PREFIX = {
 class _Builder:
     """Collects units for one paper, attributing each from its sentence."""
 
-    def __init__(self, paper: Paper):
+    def __init__(self, paper: Paper, word_named: bool = True):
         self.paper = paper
+        self.word_named = word_named
         self.cites = CitationIndex(paper)
         self.sections = SectionLookup(paper)
         self.units: list[Unit] = []
@@ -65,7 +66,7 @@ def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> 
         b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, bd.mention.start,
               claim=claim_for(bd), params=bd.params,
               hints=hints_for([p.name for p in bd.params], [bd.mention.surface]))  # fmt: skip
-    if not skipped(sent.section, "numerical") and b.paper.format != "latex":
+    if b.word_named and not skipped(sent.section, "numerical"):
         taken = [(q[0], q[1]) for bd in bindings for q in bd.items]
         bound = {p.name for bd in bindings for p in bd.params}
         for offset, p in count_params(text, sent, taken, bound):
@@ -153,9 +154,13 @@ def _tables(b: _Builder, regions: list[Region]) -> None:
                       entities=list(dict.fromkeys(m.target[1] for m in mentions)), hints=protocol_hints(mentions))  # fmt: skip
 
 
-def rule_units(paper: Paper) -> list[Unit]:
-    """Every unit the offline rules find in `paper`, ids not yet assigned (call `assign_ids`)."""
-    b = _Builder(paper)
+def rule_units(paper: Paper, *, word_named: bool = True) -> list[Unit]:
+    """Every unit the offline rules find in `paper`, ids not yet assigned (call `assign_ids`).
+
+    `word_named=False` leaves out settings named only by the paper's own words ("18 hidden
+    dimensions", "codebook size of 4096"; `sa_align.extract.counts`).
+    """
+    b = _Builder(paper, word_named)
     # Markdown pipe tables stay sentences too: their rows read as `| name | value |` already.
     skip = [r for r in paper.regions if r.kind != "table" or paper.text.startswith("<", r.start)]
     sentences = _outside(skip, split_sentences(paper))
