@@ -15,8 +15,8 @@ non-numerical claim describes occurs in code, the code does something without
 the stated values (`mismatched`, 0.25); otherwise nothing addresses it
 (`missing`). When a third or more of the stated values, but not all, occur
 nowhere, the code does something but not what the claim states (`mismatched`
-as a key omission, 0.5, with low confidence); on the development split 16 of
-253 such claims were faithful. Fewer absent, or no value stated: abstain.
+as a key omission, 0.5, with low confidence), for the kinds `units/values.yaml`
+lists. Fewer absent, or no value stated: abstain.
 
 Fires: "SkyTimelapse: 2392 train clips / 225 test clips" in a repository with
 neither number. Must not fire: "800 training / 200 validation samples" where
@@ -25,14 +25,24 @@ neither number. Must not fire: "800 training / 200 validation samples" where
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
 from sa_align.judges.evidence import code_numbers, code_roots
 from sa_align.judges.scope import stated_quantities
 from sa_align.judges.words import distinctive_words
 from sa_align.models import Label, UnitKind, Verdict
+from sa_align.resources import load_yaml
 from sa_align.retrieve.params import param_index
 
 NAME = "values"
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    return load_yaml("values.yaml")
+
+
 MISSING_CONFIDENCE = 0.65
 """Below a likely stub (0.7): a placeholder that deferred the values is the more specific finding."""
 MISMATCHED_CONFIDENCE = 0.55
@@ -49,7 +59,8 @@ def judge_values(ctx: JudgeContext) -> Verdict:
     numbers = code_numbers(ctx.index)
     present = [number for value, number in stated if round(value, 12) in numbers or round(number, 12) in numbers]
     if present:
-        return _partly_absent(stated, present) or abstain(
+        partly = _partly_absent(stated, present) if unit.kind.value in _table()["partly_absent_kinds"] else None
+        return partly or abstain(
             NAME, f"values the claim states occur in the code ({', '.join(f'{n:g}' for n in present[:4])})")
     if any(param_index(ctx.index).sites(p) for p in unit.params):
         return abstain(NAME, "a parameter of the unit is set in the code; the numeric judge compares it")

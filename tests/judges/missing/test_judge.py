@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sa_align.judges.missing import judge_missing
+from sa_align.judges.missing.judge import judge_missing
 from sa_align.models import Label, Param, Unit
 
 

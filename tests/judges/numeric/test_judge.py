@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sa_align.judges.numeric import compare, judge_numeric
+from sa_align.judges.numeric.judge import compare, judge_numeric
 from sa_align.models import Label, Param, Unit
 
 
@@ -251,7 +251,7 @@ async def test_a_launcher_variable_sets_its_parameter(small):
 
 
 def test_shell_variable_tiers(small):
-    from sa_align.judges.numeric_sites import tier
+    from sa_align.judges.numeric.sites import tier
 
     files = {
         **SEEDS_REPO,
@@ -328,7 +328,7 @@ def test_placeholder_and_reflective_bodies_keep_their_defaults(small, body):
 
 
 def test_the_share_of_differing_values_grades_a_mismatch():
-    from sa_align.judges.numeric import mismatch_score
+    from sa_align.judges.numeric.judge import mismatch_score
 
     assert mismatch_score(bad=2, good=0) == 0.25
     assert mismatch_score(bad=1, good=3) == 0.75

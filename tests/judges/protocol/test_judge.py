@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sa_align.judges.protocol import judge_protocol
+from sa_align.judges.protocol.judge import judge_protocol
 from sa_align.models import Label, Param, Unit
 
 

@@ -28,7 +28,7 @@ from collections import defaultdict
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, StubFact, Symbol
 from sa_align.judges.base import JudgeContext
-from sa_align.judges.blocks import deferred_elsewhere
+from sa_align.judges.stub.blocks import deferred_elsewhere
 from sa_align.judges.classes import methods_by_class
 from sa_align.judges.evidence import symbols_by_name
 from sa_align.judges.ownership import (

@@ -1,6 +1,6 @@
 """Which sites of a parameter take effect, and which ones a unit is about.
 
-The numeric judge (`judges/numeric.py`, whose docstring states the policy)
+The numeric judge (`judges/numeric/judge.py`, whose docstring states the policy)
 compares a stated value with every site that sets the parameter. This module
 answers the questions about one site that need more than its value:
 
@@ -77,14 +77,14 @@ def overrides_read(fact: ValueFact, index: RepoIndex) -> int | None:
     """Line of the configuration read that this literal assignment overrides, if any
     (`lr = cfg["lr"]` ... `lr = 0.01`; see `sa_align/index/overrides.py`)."""
     from sa_align.index.overrides import overrides
-    from sa_align.judges.dead import dead_code
+    from sa_align.judges.liveness.dead import dead_code
 
     if fact.source != "assign" or _kind(fact.path, index) != "python":
         return None
     if fact.symbol is not None and not _in_function(fact, index):
         return None  # a class body: its assignments are declarations, not statements that run in order
     if fact.symbol is not None and fact.symbol in dead_code(index).dead:
-        return None  # a helper nothing that runs calls overrides nothing (`judges/dead.py`)
+        return None  # a helper nothing that runs calls overrides nothing (`judges/liveness/dead.py`)
     return overrides(index, fact.path, fact.symbol).get((fact.line, fact.name))
 
 

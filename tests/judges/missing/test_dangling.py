@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sa_align.judges.dangling import dangling
-from sa_align.judges.missing import judge_missing
+from sa_align.judges.missing.dangling import dangling
+from sa_align.judges.missing.judge import judge_missing
 from sa_align.models import Label, Unit
 
 AGENT = {
@@ -240,7 +240,7 @@ async def test_missing_outvotes_a_config_mention_of_the_dataset(small):
 
 
 async def test_binding_forms_are_told_from_reads_and_keyword_arguments(small):
-    from sa_align.judges.dangling import _binds
+    from sa_align.judges.missing.dangling import _binds
 
     j = small({"forms.py": '''
         from lib import (

@@ -89,7 +89,7 @@ def _hint_found(hint: str, vocab: CodeVocab) -> bool:
 
 
 def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
-    from sa_align.judges.numeric import param_hints
+    from sa_align.judges.numeric.judge import param_hints
 
     params = ctx.unit.params
     if not params:
@@ -200,7 +200,7 @@ def _no_code(ctx: JudgeContext) -> Verdict | None:
 
 
 def judge_missing(ctx: JudgeContext) -> Verdict:
-    from sa_align.judges.dangling import dangling
+    from sa_align.judges.missing.dangling import dangling
 
     if (verdict := _no_code(ctx)) is not None:
         return verdict

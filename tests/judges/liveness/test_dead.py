@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from sa_align.judges.dead import dead_among, dead_code
-from sa_align.judges.stub import judge_stub
+from sa_align.judges.liveness.dead import dead_among, dead_code
+from sa_align.judges.stub.judge import judge_stub
 from sa_align.models import Label, Unit
 
 RUN = '''

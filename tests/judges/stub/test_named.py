@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sa_align.judges.stub import judge_stub
+from sa_align.judges.stub.judge import judge_stub
 from sa_align.models import Label, Unit
 
 LAYER = {

@@ -7,7 +7,7 @@ notations (`3e-4` = `3 × 10^-4` = `0.0003`), with percent awareness (`10%` =
 `0.1` = `10`), within the unit's tolerance (else `config.numeric_rel_tol`).
 Sequences (betas, milestones) compare element by element, sets by membership,
 ranges by inclusion. A count of seeds, runs or folds is also stated by the
-length of a list of seeds and by loops (`for seed in range(3)`; `judges/counts.py`).
+length of a list of seeds and by loops (`for seed in range(3)`; `judges/numeric/counts.py`).
 
 Precedence policy (which site takes effect), highest first (`numeric_sites.tier`):
 
@@ -18,7 +18,7 @@ Precedence policy (which site takes effect), highest first (`numeric_sites.tier`
    or loop the read is outside of. The configured value never reaches the run;
    the literal does (`sa_align/index/overrides.py`). The same name assigned in
    another function is another variable and stays at tier 2, and so does an
-   override in dead code (a function nothing that runs calls, `judges/dead.py`);
+   override in dead code (a function nothing that runs calls, `judges/liveness/dead.py`);
 4. configuration that the code reads: config-file keys (YAML/JSON/TOML/INI)
    and module- or class-level constants and dict entries (dataclass field
    defaults included) whose name the Python code uses somewhere;
@@ -77,8 +77,8 @@ from dataclasses import dataclass
 
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
-from sa_align.judges.counts import param_sites
-from sa_align.judges.numeric_sites import (
+from sa_align.judges.numeric.counts import param_sites
+from sa_align.judges.numeric.sites import (
     Outcome,
     SiteCheck,
     about_unit,
@@ -298,8 +298,8 @@ def _decide_sites(
 
 
 def _live_sites(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> tuple[list, list[ValueFact]]:
-    """Sites in functions something that runs calls, and the facts of those in dead functions (`judges/dead.py`)."""
-    from sa_align.judges.dead import dead_code
+    """Sites in functions something that runs calls, and the facts of those in dead functions (`judges/liveness/dead.py`)."""
+    from sa_align.judges.liveness.dead import dead_code
 
     dead_fns = dead_code(index).dead
     live = [(f, o) for f, o in sites if f.symbol is None or f.symbol not in dead_fns]

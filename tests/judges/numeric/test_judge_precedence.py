@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sa_align.judges.numeric import judge_numeric
+from sa_align.judges.numeric.judge import judge_numeric
 from sa_align.models import Label, Param, Unit
 
 LR = Unit(id="lr", kind="numerical", claim="The learning rate is 3e-4.",

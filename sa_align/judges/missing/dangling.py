@@ -52,9 +52,9 @@ import re
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, Symbol, UnboundName
 from sa_align.judges.base import JudgeContext, decide, line_span
-from sa_align.judges.dead import dead_code
+from sa_align.judges.liveness.dead import dead_code
 from sa_align.judges.evidence import strip_comment
-from sa_align.judges.named import named_definitions
+from sa_align.judges.stub.named import named_definitions
 from sa_align.judges.ownership import (
     Hint,
     candidate_functions,
