@@ -479,7 +479,6 @@ async def test_a_setting_whose_carrier_is_deferred_is_stubbed(small):
 
 async def test_an_unused_function_found_by_a_free_text_claims_words_is_no_stub(small):
     from sa_align.extract.derive import complete_unit
-    from sa_align.judges.stub import judge_stub
 
     repo = small({
         "train.py": """
