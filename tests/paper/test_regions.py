@@ -85,3 +85,17 @@ def test_a_proof_without_an_end_mark_stops_at_the_next_heading() -> None:
     paper = paper_from_text(text)
     proof = next(r for r in paper.regions if r.kind == "proof")
     assert paper.text[proof.start : proof.end].startswith("Proof.") and proof.end <= text.index("# Experiments")
+
+
+def test_latex_proofs_are_proofs_and_statements_are_not() -> None:
+    tex = (
+        "\\documentclass{article}\\begin{document}\\section{Method} We train with batch size 256.\n"
+        "\\begin{theorem} The loss decreases. \\end{theorem}\n"
+        "\\begin{proof} Set the batch size to 64; then it follows. \\end{proof}\n"
+        "After the proof we use a dropout of 0.1.\n\\end{document}"
+    )
+    paper = paper_from_text(tex, format="latex")
+    proof = next(r for r in paper.regions if r.kind == "proof")
+    assert paper.text[proof.start : proof.end] == "Proof. Set the batch size to 64; then it follows. □"
+    assert paper.region_at(paper.text.index("Theorem. The loss")) is None
+    assert paper.region_at(paper.text.index("After the proof")) is None
