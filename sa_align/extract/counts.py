@@ -14,15 +14,21 @@ from functools import lru_cache
 
 from sa_align.aliases import canonical_param
 from sa_align.extract.numerical import PROTOCOL_PARAMS, is_result_sentence, is_statistics
+from sa_align.extract.spaced import math_quantities, with_spaced
 from sa_align.extract.text import Sentence, cue_regex, cues, word_regex
 from sa_align.models import Param
 from sa_align.numbers import find_quantities
 
+_SYMBOL_BEFORE = re.compile(
+    r"(?<![\\\w])(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}$]{1,24}\}|\\?\w+))?)[\s~]*(?:=|\\coloneqq|:=)[\s~]*\$?\s*\$?[\s~]*$"
+)
+_LATEX_CMD = re.compile(r"\\(?:mathrm|text|mathit|operatorname|mathbf|rm)\s*")
 _WORD_OR_SIGN = re.compile(r"[A-Za-z][A-Za-z\-]*|[=:$]|[^\sA-Za-z=:$]+")
 _WORDS_AFTER = re.compile(r"(?:[ \t]+[A-Za-z][A-Za-z\-]*){1,4}")
 _MAX_COUNT = 1e7
-_BEFORE = re.compile(r"(?:\b(?:the|these|those|first|last|about|approximately|roughly|nearly|around|over|every|each|after|within)|~|≈)\s*$", re.I)
-"""A number after these is a reference to a quantity (`the 45k images`, `about 164 epochs`), not a setting."""
+_BEFORE = re.compile(r"(?:\b(?:the|these|those|first|last|about|approximately|roughly|nearly|around|over|every|each|after|within)|(?<!=)(?<!= )~|≈)\s*$", re.I)
+"""A number after these is a reference to a quantity (`the 45k images`, `about 164 epochs`), not a setting
+(`~` after `=` is a converter's math spacing, not "about")."""
 
 
 @lru_cache(maxsize=1)
@@ -53,18 +59,29 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
     cue = word_regex(tuple(str(w) for w in _conf().get("cues", [])))
     counts_ok = bool(cue.search(sent.text) or cue_regex("numerical", "setting_cues").search(sent.text))
     out: list[tuple[int, Param]] = []
-    for s, e, q in find_quantities(text, sent.start, sent.end):
+    for s, e, q in with_spaced(find_quantities(text, sent.start, sent.end), math_quantities(text, sent.start, sent.end)):
         if any(a <= s < b for a, b in taken) or q.percent:
             continue
         if text[s - 1 : s] in "-/.×x^_{" or text[e : e + 1] in "-/×x%" or _BEFORE.search(text, max(0, s - 16), s):
             continue  # part of a name, a ratio or a shape (`ViT-B/16`, `3x3`)
         name = _noun_phrase(text, e, sent.end) if counts_ok and q.integral and 2 < q.value <= _MAX_COUNT else None
-        name = name or _head_phrase(text, max(sent.start, s - 60), s)
+        name = name or _head_phrase(text, max(sent.start, s - 60), s) or (_symbol(text, max(sent.start, s - 40), s) if counts_ok else None)
         canon = (canonical_param(name) or name.replace(" ", "_").replace("-", "_").lower()) if name else None
         if canon and canon not in bound and canon not in PROTOCOL_PARAMS:
             out.append((s, Param(name=canon, surface=name, value=q.scalar(), text=q.text)))
     # Checked last: naming a dataset's statistics is rarer than having no count at all, and dearer to test.
     return [] if out and is_statistics(text, sent) else out
+
+
+def _symbol(text: str, start: int, end: int) -> str | None:
+    """`\\beta _ { T } =` or `P_{max} =` right before a number: the symbol as a name (`beta_T`)."""
+    m = _SYMBOL_BEFORE.search(text, start, end)
+    if not m:
+        return None
+    sym = _LATEX_CMD.sub("", m.group(1))
+    sym = re.sub(r"[\s{}\\]", "", sym).strip("_")
+    # One lower-case letter is an index or a loop variable (`n = 3`, `k = 5`), not a named setting.
+    return sym if len(sym) > 1 and not sym.isdigit() else None
 
 
 @lru_cache(maxsize=1)

@@ -235,3 +235,10 @@ def test_counts_are_named_by_the_words_after_them() -> None:
     got = numeric(extract_units(paper_from_text(text)))
     assert got["modes"] == [12] and got["hidden_size"] == [18] and got["fourier_blocks"] == [4]
     assert 10 not in [v for values in got.values() for v in values]
+
+
+def test_symbols_assigned_in_converted_math_name_their_values() -> None:
+    text = "# Setup\n\nWe use the variances with $\\beta _ { T } ~ = ~ 0 . 0 2$ and $P_{max} = 49$; with $n = 3$ we repeat.\n"
+    got = numeric(extract_units(paper_from_text(text)))
+    assert got["beta_end"] == [0.02] and got["p_max"] == [49]
+    assert 3 not in [v for values in got.values() for v in values]  # a one-letter index is no setting
