@@ -138,6 +138,7 @@ def extract(
     paper: Path = typer.Argument(..., help="Paper file."),
     output: Path = typer.Option(Path("units.yaml"), "--output", "-o", help="Units file to write (.yaml or .json)."),
     extractor: Optional[List[str]] = typer.Option(None, "--extractor", "-e", help="LLM extractor model; repeatable. None: offline rules."),
+    max_units: int = typer.Option(80, "--max-units", min=0, help="Units kept, the most checkable and central first; 0 keeps all."),
 ) -> None:
     """Extract units from PAPER into an editable units file (pass it back with `evaluate --units`)."""
     import asyncio
@@ -151,7 +152,7 @@ def extract(
 
     try:
         loaded = load_paper(paper)
-        config = EvalConfig(extractors=extractor or [])
+        config = EvalConfig(extractors=extractor or [], max_units=max_units or None)
         extraction = asyncio.run(extract_async(loaded, config, make_client(config)))
     except InputError as exc:
         raise _fail(str(exc))

@@ -144,7 +144,12 @@ async def units_for(paper: Paper, units: UnitsLike, config: EvalConfig, client, 
     from sa_align.extract import extract_async
 
     extraction = await extract_async(paper, config, client)
-    run.errors.extend(extraction.notes)
+    for note in extraction.notes:
+        # What the unit budget merged and cut is worth knowing, not an error of the run.
+        if note.startswith("unit budget:"):
+            run.flags.append(Flag(kind="unit-budget", message=note))
+        else:
+            run.errors.append(note)
     return list(extraction.units)
 
 

@@ -20,6 +20,8 @@ from sa_align.models.base import (
     Label,
     Paper,
     PaperFormat,
+    Region,
+    RegionKind,
     Section,
     UnitKind,
 )
@@ -51,6 +53,8 @@ __all__ = [
     "Gold",
     "Label",
     "Paper",
+    "Region",
+    "RegionKind",
     "PaperFormat",
     "PaperIdentity",
     "Param",
