@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 CACHE_VERSION = "1"
 MAX_EMBED_CHARS = 2000
 """Chars of a chunk the encoder sees (the model reads 256 word pieces anyway)."""
+MAX_QUERY_VECTORS = 4096
+"""Query vectors kept in memory per process, oldest dropped first."""
+_QUERY_VECTORS: dict[tuple[str | None, str], np.ndarray] = {}
 
 
 def default_model_path() -> Path:
@@ -128,8 +131,18 @@ class Embedder:
         if not texts:
             return np.zeros((0, 1), dtype=np.float32)
         clipped = [t[:MAX_EMBED_CHARS] for t in texts]
-        vecs = self.model.encode(clipped, batch_size=32, normalize_embeddings=True, show_progress_bar=False)
-        return np.asarray(vecs, dtype=np.float32)
+        # A lone text is a unit's query: the same units are queried again on every commit of a
+        # history and every case of a benchmark, so its vector is kept for the process.
+        key = (self.model_name, clipped[0]) if len(clipped) == 1 else None
+        if key is not None and key in _QUERY_VECTORS:
+            return _QUERY_VECTORS[key]
+        vecs = np.asarray(self.model.encode(clipped, batch_size=32, normalize_embeddings=True, show_progress_bar=False),
+                          dtype=np.float32)
+        if key is not None:
+            if len(_QUERY_VECTORS) >= MAX_QUERY_VECTORS:
+                _QUERY_VECTORS.pop(next(iter(_QUERY_VECTORS)))
+            _QUERY_VECTORS[key] = vecs
+        return vecs
 
     def encode_groups(self, groups: list[list[str]]) -> list[np.ndarray]:
         """Encode groups of texts (one group per file), reading and writing the cache per group."""
