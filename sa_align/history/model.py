@@ -158,3 +158,8 @@ class HistoryReport(_Model):
         """The change that introduced the unit's latest label, if its label ever changed."""
         found = [c for c in self.changes if c.unit_id == unit_id]
         return found[-1] if found else None
+
+
+def history_schema() -> dict:
+    """JSON Schema of `history.json`."""
+    return HistoryReport.model_json_schema()
