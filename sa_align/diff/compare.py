@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sa_align.diff.match import match_units, norm
 from sa_align.diff.model import EvidenceMove, ReportDiff, ReportSide, UnitChange, UnitRef
+from sa_align.diff.view import ReportView, ResultView
 from sa_align.errors import InputError
 from sa_align.models import DriftReport, Label, UnitResult
 from sa_align.models.base import SCHEMA_VERSION
@@ -19,38 +20,58 @@ def _major(version: str) -> str:
     return str(version).split(".", 1)[0]
 
 
-def read_report(path: str | Path) -> DriftReport:
-    """A `report.json` for comparison: its format version is checked before the data is read.
+def read_report(path: str | Path) -> ReportView:
+    """The fields of a `report.json` that a diff compares, if its format version is compatible.
 
-    Reports of the same major version as this `sa_align` are read (minor versions only add
-    fields); any other is refused with both versions named.
+    Reports of the same major version as this `sa_align` are read (a newer minor version only
+    adds fields, which are ignored); any other is refused with both versions named.
     """
-    import json
+    from pydantic import ValidationError
 
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        text = p.read_bytes()
     except FileNotFoundError:
         raise InputError(f"report {str(p)!r} does not exist") from None
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise InputError(f"{p}: unreadable report: {exc}") from None
+    try:
+        report = ReportView.model_validate_json(text)
+    except ValidationError as exc:
+        version = _version_of(text, p)
+        _check_version(version, p)
+        raise InputError(f"{p}: not a valid sa_align report (format {version}): {exc}") from None
+    _check_version(report.schema_version, p)
+    return report
+
+
+def _version_of(text: bytes, p: Path) -> str:
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
         raise InputError(f"{p}: not a JSON report: {exc}") from None
-    version = str(data.get("schema_version", "")) if isinstance(data, dict) else ""
+    return str(data.get("schema_version", "")) if isinstance(data, dict) else ""
+
+
+def _check_version(version: str, p: Path) -> None:
     if _major(version) != _major(SCHEMA_VERSION):
         raise DiffError(
             f"{p}: report format version {version or '(none)'} is not compatible with version "
             f"{SCHEMA_VERSION} that this sa_align reads; re-run `sa-align evaluate` to produce a current report"
         )
-    try:
-        return DriftReport.model_validate(data)
-    except ValueError as exc:
-        raise InputError(f"{p}: not a valid sa_align report (format {version}): {exc}") from None
 
 
-def _as_report(report: DriftReport | str | Path) -> DriftReport:
-    return report if isinstance(report, DriftReport) else read_report(report)
+Report = DriftReport | ReportView
+"""A full report, or the fields of one that a diff reads."""
 
 
-def diff_reports(old: DriftReport | str | Path, new: DriftReport | str | Path, *, force: bool = False) -> ReportDiff:
+def _as_report(report: Report | str | Path) -> Report:
+    return report if isinstance(report, (DriftReport, ReportView)) else read_report(report)
+
+
+def diff_reports(old: Report | str | Path, new: Report | str | Path, *, force: bool = False) -> ReportDiff:
     """Compare two reports of one paper (objects or `report.json` paths).
 
     Raises `DiffError` when the papers differ (unless `force`) or the format versions are incompatible.
@@ -74,7 +95,7 @@ def diff_reports(old: DriftReport | str | Path, new: DriftReport | str | Path, *
     return out
 
 
-def _check(a: DriftReport, b: DriftReport, force: bool) -> list[str]:
+def _check(a: Report, b: Report, force: bool) -> list[str]:
     if _major(a.schema_version) != _major(b.schema_version):
         raise DiffError(f"report format versions {a.schema_version} and {b.schema_version} are not compatible")
     notes = []
@@ -90,7 +111,7 @@ def _check(a: DriftReport, b: DriftReport, force: bool) -> list[str]:
     return notes
 
 
-def _side(r: DriftReport) -> ReportSide:
+def _side(r: Report) -> ReportSide:
     return ReportSide(
         paper_title=r.paper.title, paper_sha256=r.paper.sha256, repo_path=r.repo.path, git_commit=r.repo.git_commit,
         created_at=r.created_at, schema_version=r.schema_version, n_units=len(r.results),
@@ -98,15 +119,15 @@ def _side(r: DriftReport) -> ReportSide:
     )
 
 
-def _ref(r: UnitResult) -> UnitRef:
+def _ref(r: UnitResult | ResultView) -> UnitRef:
     return UnitRef(id=r.unit.id, kind=r.unit.kind.value, claim=r.unit.claim, label=r.label, score=r.score)
 
 
-def _spans(r: UnitResult) -> list[tuple[str, int, int]]:
+def _spans(r: UnitResult | ResultView) -> list[tuple[str, int, int]]:
     return sorted((s.path, s.start_line, s.end_line) for s in r.evidence)
 
 
-def _sort_pair(out: ReportDiff, a: UnitResult, b: UnitResult, rule: str) -> None:
+def _sort_pair(out: ReportDiff, a: UnitResult | ResultView, b: UnitResult | ResultView, rule: str) -> None:
     if a.label == b.label and a.score == b.score:
         if _spans(a) != _spans(b):
             out.moved.append(EvidenceMove(old_id=a.unit.id, new_id=b.unit.id, claim=b.unit.claim, label=b.label,
@@ -120,7 +141,7 @@ def _sort_pair(out: ReportDiff, a: UnitResult, b: UnitResult, rule: str) -> None
     {"regression": out.regressions, "fix": out.fixes, "changed": out.changed}[direction(a, b)].append(change)
 
 
-def direction(a: UnitResult, b: UnitResult) -> str:
+def direction(a: UnitResult | ResultView, b: UnitResult | ResultView) -> str:
     """`regression` when the score fell, `fix` when it rose; anything else involving `undecided`,
     or between labels of one score, is `changed`."""
     if a.score is None or b.score is None or a.label == Label.UNDECIDED or b.label == Label.UNDECIDED:

@@ -55,6 +55,10 @@ def test_a_compatible_minor_version_is_read_and_noted(tmp_path, old_new):
     assert read_report(tmp_path / "new.json").schema_version == "1.3"
     d = diff_reports(old, tmp_path / "new.json")
     assert any("1.0 and 1.3" in n for n in d.notes)
+    data["a_field_from_the_future"] = {"added": "in 1.3"}
+    data["results"][0]["unit"]["another_new_field"] = 1
+    (tmp_path / "newer.json").write_text(json.dumps(data), encoding="utf-8")
+    assert read_report(tmp_path / "newer.json").results[0].unit.id == "num-001"
 
 
 def test_a_missing_or_broken_report_file_is_an_input_error(tmp_path):
