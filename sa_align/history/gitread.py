@@ -67,9 +67,9 @@ class GitRepo:
             raise GitError(f"{str(root)!r} is not a directory; pass the root of a git repository")
         dot = root / ".git"
         if dot.exists():
-            self.git_dir = dot
+            self.git_dir = dot.resolve()
         elif (root / "HEAD").is_file() and (root / "objects").is_dir():
-            self.git_dir = root  # bare
+            self.git_dir = root.resolve()  # bare
         else:
             raise GitError(f"{str(root)!r} is not a git repository (no .git); `history` reads a repository's commits")
         self.root = root

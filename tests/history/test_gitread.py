@@ -25,6 +25,14 @@ def test_first_parent_order_skips_merged_side_commits(repo):
     assert g.first_parent("HEAD~2") == shas[:3] and g.first_parent(shas[0][:8]) == shas[:1]
 
 
+def test_a_relative_path_and_a_bare_clone_are_read(repo, tmp_path, monkeypatch):
+    r, shas, _ = repo
+    monkeypatch.chdir(r.parent)
+    assert GitRepo(r.name).first_parent(None)[:4] == shas
+    git(tmp_path, "clone", "-q", "--bare", str(r), str(tmp_path / "bare.git"))
+    assert GitRepo(tmp_path / "bare.git").first_parent(None)[:4] == shas
+
+
 def test_commit_metadata_comes_from_the_commit_object(repo):
     r, shas, _ = repo
     meta = GitRepo(r).commits([shas[2]])[shas[2]]
