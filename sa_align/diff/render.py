@@ -35,14 +35,9 @@ def render_diff(diff: ReportDiff, fmt: str = "md") -> str:
 
 def write_diff(diff: ReportDiff, out_dir: str | Path, formats: Iterable[str] = ("md", "json")) -> list[Path]:
     """Write one file per format into `out_dir`; returns the paths."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for fmt in formats:
-        path = out / DIFF_FORMATS[fmt]
-        path.write_text(render_diff(diff, fmt), encoding="utf-8")
-        paths.append(path)
-    return paths
+    from sa_align.report import write_texts
+
+    return write_texts(out_dir, {DIFF_FORMATS[fmt]: render_diff(diff, fmt) for fmt in formats})
 
 
 # --------------------------------------------------------------------------- Markdown
@@ -128,7 +123,7 @@ def render_markdown(diff: ReportDiff) -> str:
 
 
 def render_html(diff: ReportDiff) -> str:
-    from sa_align.report.html import _COLORS, _asset
+    from sa_align.report.html import _COLORS, page
 
     e = html.escape
     cards = "".join(f'<div class="card">{e(k)}<b>{v}</b></div>' for k, v in (
@@ -142,19 +137,11 @@ def render_html(diff: ReportDiff) -> str:
         _html_refs("Added units", diff.added, _COLORS), _html_refs("Removed units", diff.removed, _COLORS),
         _html_moves(diff.moved),
     ))
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Drift diff: {e(diff.new.paper_title)}</title>
-<style>{_asset("report.css")}</style></head>
-<body>
-<h1>Drift diff: {e(diff.new.paper_title)}</h1>
+    return page(f"Drift diff: {diff.new.paper_title}", f"""<h1>Drift diff: {e(diff.new.paper_title)}</h1>
 <div class="meta">Old <code>{e(diff.old.repo_path)}</code>{_commit(diff.old)} · New <code>{e(diff.new.repo_path)}</code>{_commit(diff.new)} · diff format {e(diff.schema_version)}</div>
 <div class="cards">{cards}</div>
 {f'<ul class="flags">{notes}</ul>' if notes else ''}
-{body or '<p>No unit changed.</p>'}
-</body></html>
-"""
+{body or '<p>No unit changed.</p>'}""")
 
 
 def _commit(side: ReportSide) -> str:
@@ -170,35 +157,31 @@ def _html_spans(spans: list[CodeSpan]) -> str:
 
 
 def _html_changes(title: str, changes: list[UnitChange], colors: dict[str, str]) -> str:
-    if not changes:
-        return ""
     e = html.escape
-    rows = "".join(
+    return _table(title, ["unit", "kind", "label", "score", "claim", "evidence before", "evidence after"], [
         f"<tr><td><code>{e(c.old_id)}</code>{'' if c.old_id == c.new_id else ' → <code>' + e(c.new_id) + '</code>'}</td>"
         f"<td>{e(c.kind)}</td><td>{_badge(c.label_before.value, colors)} → {_badge(c.label_after.value, colors)}</td>"
         f"<td>{_score(c.score_before)} → {_score(c.score_after)}</td><td>{e(c.claim)}<br><small>{e(c.reason_after)}</small></td>"
         f"<td>{_html_spans(c.evidence_before)}</td><td>{_html_spans(c.evidence_after)}</td></tr>"
-        for c in changes
-    )
-    return (f"<h2>{title} ({len(changes)})</h2><table><thead><tr><th>unit</th><th>kind</th><th>label</th><th>score</th>"
-            f"<th>claim</th><th>evidence before</th><th>evidence after</th></tr></thead><tbody>{rows}</tbody></table>")
+        for c in changes])
+
+
+def _table(title: str, headers: list[str], rows: list[str]) -> str:
+    if not rows:
+        return ""
+    head = "".join(f"<th>{h}</th>" for h in headers)
+    return f"<h2>{title} ({len(rows)})</h2><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
 def _html_refs(title: str, refs: list[UnitRef], colors: dict[str, str]) -> str:
-    if not refs:
-        return ""
     e = html.escape
-    rows = "".join(f"<tr><td><code>{e(r.id)}</code></td><td>{e(r.kind)}</td><td>{_badge(r.label.value, colors)}</td>"
-                   f"<td>{e(r.claim)}</td></tr>" for r in refs)
-    return (f"<h2>{title} ({len(refs)})</h2><table><thead><tr><th>unit</th><th>kind</th><th>label</th><th>claim</th>"
-            f"</tr></thead><tbody>{rows}</tbody></table>")
+    return _table(title, ["unit", "kind", "label", "claim"], [
+        f"<tr><td><code>{e(r.id)}</code></td><td>{e(r.kind)}</td><td>{_badge(r.label.value, colors)}</td><td>{e(r.claim)}</td></tr>"
+        for r in refs])
 
 
 def _html_moves(moves: list[EvidenceMove]) -> str:
-    if not moves:
-        return ""
     e = html.escape
-    rows = "".join(f"<tr><td><code>{e(m.new_id)}</code></td><td>{e(m.claim)}</td><td>{_html_spans(m.before)}</td>"
-                   f"<td>{_html_spans(m.after)}</td></tr>" for m in moves)
-    return (f"<h2>Evidence moved ({len(moves)})</h2><table><thead><tr><th>unit</th><th>claim</th><th>before</th>"
-            f"<th>after</th></tr></thead><tbody>{rows}</tbody></table>")
+    return _table("Evidence moved", ["unit", "claim", "before", "after"], [
+        f"<tr><td><code>{e(m.new_id)}</code></td><td>{e(m.claim)}</td><td>{_html_spans(m.before)}</td>"
+        f"<td>{_html_spans(m.after)}</td></tr>" for m in moves])

@@ -26,14 +26,10 @@ def render_history(history: HistoryReport, fmt: str = "json") -> str:
 
 
 def write_history(history: HistoryReport, out_dir: str | Path, formats: Iterable[str] = ("json", "html")) -> list[Path]:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for fmt in formats:
-        path = out / HISTORY_FORMATS[fmt]
-        path.write_text(render_history(history, fmt), encoding="utf-8")
-        paths.append(path)
-    return paths
+    """Write one file per format into `out_dir`; returns the paths."""
+    from sa_align.report import write_texts
+
+    return write_texts(out_dir, {HISTORY_FORMATS[fmt]: render_history(history, fmt) for fmt in formats})
 
 
 def chart_svg(history: HistoryReport, colors: dict[str, str]) -> str:
@@ -75,20 +71,14 @@ def chart_svg(history: HistoryReport, colors: dict[str, str]) -> str:
 
 
 def render_html(history: HistoryReport) -> str:
-    from sa_align.report.html import _COLORS, _asset, _legend
+    from sa_align.report.html import _COLORS, _legend, page
 
     e, s, r = html.escape, history.selection, history.reuse
     cards = "".join(f'<div class="card">{e(k)}<b>{e(str(v))}</b></div>' for k, v in (
         ("commits audited", f"{s.audited} of {s.in_range}"), ("label changes", len(history.changes)),
         ("files reused", _pct(r.files_share)), ("units reused", _pct(r.units_share))))
     notes = "".join(f"<li>{e(n)}</li>" for n in history.notes)
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Drift history: {e(history.paper.title)}</title>
-<style>{_asset("report.css")}</style></head>
-<body>
-<h1>Drift history: {e(history.paper.title)}</h1>
+    return page(f"Drift history: {history.paper.title}", f"""<h1>Drift history: {e(history.paper.title)}</h1>
 <div class="meta">Repository <code>{e(history.repo_path)}</code> · range <code>{e(s.revs or "HEAD")}</code> · sa_align {e(history.sa_align_version)} · {e(history.created_at)}</div>
 <div class="cards">{cards}</div>
 {f'<ul class="flags" id="notes">{notes}</ul>' if notes else ''}
@@ -97,9 +87,7 @@ def render_html(history: HistoryReport) -> str:
 <h2>Commits</h2>
 {_points_table(history)}
 <h2>Label changes: introduced in</h2>
-{_changes(history.changes, _COLORS)}
-</body></html>
-"""
+{_changes(history.changes, _COLORS)}""")
 
 
 def _pct(x: float | None) -> str:
