@@ -30,6 +30,9 @@ MAX_EMBED_CHARS = 2000
 MAX_QUERY_VECTORS = 4096
 """Query vectors kept in memory per process, oldest dropped first."""
 _QUERY_VECTORS: dict[tuple[str | None, str], np.ndarray] = {}
+MAX_CHUNK_VECTORS = 50_000
+"""Chunk vectors kept in memory per process and model (about 75 MB at 384 dimensions)."""
+_CHUNK_VECTORS: dict[str | None, dict[str, np.ndarray]] = {}
 
 
 def default_model_path() -> Path:
@@ -154,15 +157,23 @@ class Embedder:
                 out[i] = cached
             else:
                 todo.append(i)
-        flat = [t for i in todo for t in groups[i]]
-        vecs = self.encode(flat) if flat else None
-        pos = 0
+        vectors = self._chunk_vectors({t for i in todo for t in groups[i]})
         for i in todo:
-            n = len(groups[i])
-            out[i] = vecs[pos : pos + n] if vecs is not None else np.zeros((0, 1), np.float32)
-            pos += n
+            rows = [vectors[t] for t in groups[i]]
+            out[i] = np.stack(rows) if rows else np.zeros((0, 1), np.float32)
             self._write(groups[i], out[i])
         return [o for o in out if o is not None]
+
+    def _chunk_vectors(self, texts: set[str]) -> dict[str, np.ndarray]:
+        """A vector per chunk text, encoding only texts this process has not encoded yet: a file
+        edited between two commits of a history re-encodes its changed chunks, not all of them."""
+        memo = _CHUNK_VECTORS.setdefault(self.model_name, {})
+        missing = sorted(t for t in texts if t not in memo)
+        if missing:
+            if len(memo) + len(missing) > MAX_CHUNK_VECTORS:
+                memo.clear()
+            memo.update(zip(missing, self.encode(missing)))
+        return {t: memo[t] for t in texts}
 
     def _key(self, texts: list[str]) -> str:
         h = hashlib.sha256()
