@@ -86,7 +86,7 @@ class GitRepo:
             cmd += ["-c", f"{key}={value}"]
         try:
             proc = subprocess.run([*cmd, *args], input=stdin, capture_output=True, env=self._env,
-                                  timeout=TIMEOUT, cwd=self.git_dir, check=False)
+                                  timeout=TIMEOUT, cwd=self.root.resolve(), check=False)
         except FileNotFoundError:
             raise GitError("the `git` command is not installed; `history` needs it to read commits") from None
         except subprocess.TimeoutExpired:

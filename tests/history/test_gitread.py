@@ -31,6 +31,8 @@ def test_a_relative_path_and_a_bare_clone_are_read(repo, tmp_path, monkeypatch):
     assert GitRepo(r.name).first_parent(None)[:4] == shas
     git(tmp_path, "clone", "-q", "--bare", str(r), str(tmp_path / "bare.git"))
     assert GitRepo(tmp_path / "bare.git").first_parent(None)[:4] == shas
+    git(r, "worktree", "add", "-q", str(tmp_path / "linked"), shas[2])  # `.git` is a file there
+    assert GitRepo(tmp_path / "linked").first_parent(None) == shas[:3]
 
 
 def test_commit_metadata_comes_from_the_commit_object(repo):
