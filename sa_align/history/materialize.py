@@ -16,10 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from sa_align.history.gitread import GitRepo, TreeEntry
-
-LFS_MAGIC = b"version https://git-lfs.github.com/spec/v1"
-LFS_MAX_BYTES = 1024
-"""An LFS pointer is a few lines; larger files are content, not pointers."""
+from sa_align.index.walk import is_lfs_pointer
 
 
 @dataclass
@@ -48,10 +45,6 @@ class Checkout:
                 shown = ", ".join(items[:5]) + (" …" if len(items) > 5 else "")
                 out.append(f"{len(items)} {what}: {shown}")
         return out
-
-
-def is_lfs_pointer(data: bytes) -> bool:
-    return len(data) <= LFS_MAX_BYTES and data.startswith(LFS_MAGIC)
 
 
 def safe_path(path: str) -> bool:

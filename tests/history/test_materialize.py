@@ -106,6 +106,7 @@ def test_lfs_pointers_are_indexed_as_text_and_flagged_submodules_skipped(tmp_pat
     flagged = {f["location"]["path"] for f in report["flags"] if f["kind"] == "lfs-pointer"}
     assert flagged == {"weights/model.pt", "data/train.csv"}
     assert report["repo"]["git_commit"] == history.points[-1].commit.sha
+    assert report["repo"]["files_indexed"] == 3  # train.py and both pointers, as text
 
 
 def test_helpers():
