@@ -24,8 +24,8 @@ from sa_align.history.timeline import ChangeTracker, commit_info
 from sa_align.models import CodeSpan, DriftReport, Flag, Unit
 from sa_align.models.report import PaperIdentity
 from sa_align.pipeline import (
-    PaperLike, ProgressCallback, UnitsLike, _Run, aggregate_all, build_report, index_flags, index_repo, judge_all,
-    load, make_client, retrieve_all, run_blocking, unit_flags, units_for,
+    PaperLike, ProgressCallback, UnitsLike, _Run, aggregate_all, build_report, complete, index_flags, index_repo,
+    judge_all, load, make_client, retrieve_all, run_blocking, unit_flags, units_for,
 )
 
 DEFAULT_MAX_COMMITS = 30
@@ -74,7 +74,7 @@ async def audit_history_async(
         client = make_client(config)
         with run.stage("extract"):
             loaded = load(paper)
-            unit_list = await units_for(loaded, units, config, client, run)
+            unit_list = complete(await units_for(loaded, units, config, client, run))
         tree = stack.enter_context(TempTree(config.index.max_file_bytes))
         audit = _Audit(git, tree, loaded, unit_list, config, client, str(repo), reports_dir)
         metas = git.commits(selected)

@@ -1,10 +1,11 @@
 import json
+import re
 
 import pytest
 
 from sa_align import diff_reports
 from sa_align.diff import DiffError, read_report
-from sa_align.models import Label
+from sa_align.models import SCHEMA_VERSION, Label
 
 from tests.diff.conftest import report, result
 
@@ -43,7 +44,7 @@ def test_report_files_of_an_incompatible_version_are_refused_with_both_versions(
     data = json.loads(new.model_dump_json())
     data["schema_version"] = "2.0"
     (tmp_path / "new.json").write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(DiffError, match=r"version 2\.0 is not compatible with version 1\.0"):
+    with pytest.raises(DiffError, match=rf"version 2\.0 is not compatible with version {re.escape(SCHEMA_VERSION)}"):
         diff_reports(tmp_path / "old.json", tmp_path / "new.json")
 
 
