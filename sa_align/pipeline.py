@@ -69,7 +69,11 @@ def evaluate(
     progress: ProgressCallback | None = None,
 ) -> DriftReport:
     """Audit `repo` against `paper` and return the drift report (blocking wrapper of `evaluate_async`)."""
-    coro = evaluate_async(paper, repo, units=units, config=config, progress=progress)
+    return run_blocking(evaluate_async(paper, repo, units=units, config=config, progress=progress))
+
+
+def run_blocking(coro):
+    """Run `coro` to completion from synchronous code and return its result."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:

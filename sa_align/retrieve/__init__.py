@@ -24,7 +24,7 @@ from sa_align.resources import load_yaml
 from sa_align.retrieve.chunks import Chunk, build_chunks
 from sa_align.retrieve.names import build_definitions, caller_hits, name_hits, name_key
 from sa_align.retrieve.params import ParamIndex, distinctive, param_index
-from sa_align.retrieve.text import tokenize
+from sa_align.retrieve.text import tokenize, tokenize_memo
 
 __all__ = ["Retriever", "build_retriever", "query_text"]
 
@@ -60,19 +60,18 @@ class Retriever:
     """Ranks a repository's chunks for units; build once per index with `build_retriever`."""
 
     def __init__(self, index: RepoIndex, config: EvalConfig) -> None:
-        from rank_bm25 import BM25Okapi
-
+        from sa_align.retrieve.bm25 import ColumnBM25
         from sa_align.retrieve.graph import undirected
 
         self.index, self.config = index, config
         self.settings = _settings()
         self.chunks: list[Chunk] = build_chunks(index)
-        docs = [tokenize(c.text + "\n" + " ".join(c.extra)) for c in self.chunks]
+        docs = [tokenize_memo(c.text + "\n" + " ".join(c.extra)) for c in self.chunks]
         self.doc_terms = [set(d) for d in docs]
-        self.bm25 = BM25Okapi(docs) if any(docs) else None
+        self.bm25 = ColumnBM25(docs) if any(docs) else None
         self.defs = build_definitions(self.chunks)
         sig_docs = self.defs.signature_docs
-        self.sig_bm25 = BM25Okapi(sig_docs) if any(sig_docs) else None
+        self.sig_bm25 = ColumnBM25(sig_docs) if any(sig_docs) else None
         self.params: ParamIndex = param_index(index)
         self._line_map = self._build_line_map()
         self._symbol_chunk = {c.symbol.id: c.id for c in reversed(self.chunks) if c.symbol is not None}
