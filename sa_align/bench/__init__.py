@@ -27,6 +27,8 @@ _LAZY = {
     "render_table": "sa_align.bench.table",
     "JudgeEvalResult": "sa_align.bench.judgeeval",
     "run_judgeeval": "sa_align.bench.judgeeval",
+    "SABenchResult": "sa_align.bench.sabench",
+    "run_sabench": "sa_align.bench.sabench",
 }
 
 if TYPE_CHECKING:
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from sa_align.bench.metrics import Metrics, Outcome, compute_metrics
     from sa_align.bench.mutate import Generation, Variant, generate_variants, write_variant
     from sa_align.bench.runner import BenchResult, run_bench
+    from sa_align.bench.sabench import SABenchResult, run_sabench
     from sa_align.bench.table import render_table
 
 
@@ -53,6 +56,7 @@ __all__ = [
     "MutationInfo",
     "Outcome",
     "Recipe",
+    "SABenchResult",
     "Variant",
     "compute_metrics",
     "generate_variants",
@@ -61,6 +65,7 @@ __all__ = [
     "render_table",
     "run_bench",
     "run_judgeeval",
+    "run_sabench",
     "strip_gold",
     "validate_case",
     "write_variant",
