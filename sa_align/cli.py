@@ -236,7 +236,10 @@ def batch(
     judge: Optional[List[str]] = JudgeOpt,
     samples: int = typer.Option(1, "--samples", min=1, help="Samples per judge model."),
     budget: Optional[float] = typer.Option(None, "--budget", help="Dollar budget per pair for LLM calls."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes (default: one per core)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes, or CPUs of a local Ray runtime (default: one per core)."),
+    executor: str = typer.Option("process", "--executor", "-e", help="Where pairs run: process (a local pool) or ray (Ray tasks; the `ray` extra)."),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto); none starts a local Ray runtime."),
+    shared_prefix: Optional[Path] = typer.Option(None, "--shared-prefix", help="A folder every Ray node mounts at the same path: inputs under it are read in place, not shipped."),
     embeddings: Optional[bool] = EmbedOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-pair output."),
 ) -> None:
@@ -251,7 +254,8 @@ def batch(
 
     config = _config(judge, samples, budget, None, False, None, embeddings)
     try:
-        outcomes = run_batch(manifest, out, config, workers=workers, formats=_formats(formats), on_pair=show)
+        outcomes = run_batch(manifest, out, config, executor=executor, workers=workers, address=address,
+                             shared_prefix=shared_prefix, formats=_formats(formats), on_pair=show)
     except InputError as exc:
         raise _fail(str(exc))
     failed = sum(1 for o in outcomes if o.status == "failed")
