@@ -164,15 +164,18 @@ def extract(
 @app.command()
 def index(
     repo: Path = typer.Argument(..., help="Repository folder."),
-    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print everything found as JSON (the text output shows counts and the first few of each list)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the index cache."),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/sa_align)."),
 ) -> None:
-    """Summarize what the code index finds in REPO."""
+    """Summarize what the code index finds in REPO (cached by content, as `evaluate` caches it)."""
     from sa_align.errors import InputError
     from sa_align.index import build_index
-    from sa_align.report.index_summary import index_summary
+    from sa_align.report.index_summary import index_summary, render_index_summary
 
+    config = _config(None, 1, None, None, no_cache, cache_dir)
     try:
-        idx = build_index(repo)
+        idx = build_index(repo, config.index, cache_dir=config.index_cache_dir)
     except InputError as exc:
         raise _fail(str(exc))
     summary = index_summary(idx)
@@ -181,8 +184,7 @@ def index(
 
         typer.echo(json.dumps(summary, indent=2))
         return
-    for key, value in summary.items():
-        typer.echo(f"{key}: {value}")
+    typer.echo("\n".join(render_index_summary(summary)))
 
 
 @app.command()

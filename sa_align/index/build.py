@@ -15,9 +15,6 @@ from sa_align.index.cache import FactsCache, cache_key
 from sa_align.index.extract import file_text
 from sa_align.index.gitinfo import git_commit
 from sa_align.index.model import FileFacts, RepoIndex, SkippedFile
-from sa_align.index.parallel import extract_here, extract_parallel
-from sa_align.index.reach import entry_points, reachable
-from sa_align.index.resolve import resolve_calls
 from sa_align.index.walk import walk_repo
 from sa_align.resources import load_yaml
 
@@ -49,6 +46,9 @@ def _read(files: dict[str, Path], skipped: list[SkippedFile]) -> dict[str, bytes
 def _extract_all(todo: dict[str, bytes], keys: dict[str, str], cache: FactsCache | None,
                  workers: int) -> dict[str, FileFacts]:
     """Extract and cache `todo`; with several cores, worker processes share the work."""
+    # Imported here: a warm build loads the whole index from the cache and never parses.
+    from sa_align.index.parallel import extract_here, extract_parallel
+
     total = sum(len(d) for d in todo.values())
     if workers < 2 or len(todo) < 8 or total < PARALLEL_MIN_BYTES:
         return extract_here(list(todo.items()), keys, cache)
@@ -159,6 +159,9 @@ def make_index(root: Path, content: str, fields: dict) -> RepoIndex:
 
 
 def _assemble(root: Path, content: str, facts: list[FileFacts], skipped: list[SkippedFile]) -> RepoIndex:
+    from sa_align.index.reach import entry_points, reachable
+    from sa_align.index.resolve import resolve_calls
+
     resolver, calls = resolve_calls(facts, _implicit_methods())
     eps = entry_points(facts, resolver)
     return make_index(root, content, {

@@ -1,9 +1,12 @@
-"""What the code index found, as a small dict for `sa-align index`."""
+"""What the code index found: a dict for `sa-align index --json`, and a bounded text rendering of it."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
+
+SHOWN = 5
+"""Items of each list the text output shows; `--json` has them all."""
 
 
 def index_summary(index) -> dict[str, Any]:
@@ -24,4 +27,22 @@ def index_summary(index) -> dict[str, Any]:
         "entry_points": [f"{e.path}:{e.line} ({e.kind})" for e in index.entry_points],
         "functions_reachable": f"{sum(1 for f in functions if f.id in reachable)}/{len(functions)}",
         "stubs": [f"{s.symbol} ({', '.join(s.forms)})" for s in index.stubs],
+        "cache": "hit" if index.stats.get("repo_cache_hit") else f"{int(index.stats.get('parsed', 0))} files parsed",
     }
+
+
+def render_index_summary(summary: dict[str, Any], shown: int = SHOWN) -> list[str]:
+    """One line per entry: counts for tables, the total and the first `shown` items for lists."""
+    lines = []
+    for key, value in summary.items():
+        if isinstance(value, dict):
+            text = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
+        elif isinstance(value, list):
+            text = str(len(value))
+            if value:
+                more = f"; {len(value) - shown} more with --json" if len(value) > shown else ""
+                text += ": " + "; ".join(value[:shown]) + more
+        else:
+            text = "none" if value is None else str(value)
+        lines.append(f"{key}: {text}")
+    return lines
