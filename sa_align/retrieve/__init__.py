@@ -294,10 +294,10 @@ class Retriever:
 
     def _best_line(self, lines: list[str], start: int, terms: set[str]) -> int | None:
         """The line sharing the rarest query terms (summed BM25 idf); the first such line on ties."""
-        idf = self.bm25.idf if self.bm25 is not None else {}
+        idf = self.bm25.idf if self.bm25 is not None else (lambda term: 0.0)
         best, best_weight = None, 0.0
         for i, line in enumerate(lines):
-            weight = sum(max(idf.get(t, 0.0), 0.0) for t in terms.intersection(tokenize(line)))
+            weight = sum(idf(t) for t in terms.intersection(tokenize(line)))
             if weight > best_weight:
                 best, best_weight = start + i, weight
         return best

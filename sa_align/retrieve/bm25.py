@@ -11,7 +11,6 @@ little weight for such terms, lost 0.6 points of top-5 recall on the own cases.)
 from __future__ import annotations
 
 import math
-from collections import Counter
 from typing import Sequence
 
 import numpy as np
@@ -23,16 +22,22 @@ K1, B = 1.5, 0.75
 class Bm25:
     """Scores every document for a bag of query tokens (repeats count again)."""
 
-    def __init__(self, docs: Sequence[Sequence[str]]) -> None:
+    def __init__(self, docs: Sequence[list[str]]) -> None:
         import bm25s
 
         self.n_docs = len(docs)
         self.model = bm25s.BM25(k1=K1, b=B, method="robertson", dtype="float64")
-        self.model.index([list(d) for d in docs], show_progress=False)
-        df = Counter(t for d in docs for t in set(d))
-        n = self.n_docs
-        self.idf: dict[str, float] = {t: max(0.0, math.log((n - f + 0.5) / (f + 0.5))) for t, f in df.items()}
-        """Inverse document frequency per term, as the scores use it."""
+        self.model.index(docs, show_progress=False)
+        # Column pointers of the term-by-document matrix: a term's document frequency for free.
+        self._df = np.diff(self.model.scores["indptr"])
+
+    def idf(self, term: str) -> float:
+        """Inverse document frequency of `term` as the scores use it (0 for an unknown term)."""
+        tid = self.model.vocab_dict.get(term)
+        if tid is None:
+            return 0.0
+        n, f = self.n_docs, int(self._df[tid])
+        return max(0.0, math.log((n - f + 0.5) / (f + 0.5))) if f else 0.0
 
     def scores(self, tokens: Sequence[str]) -> np.ndarray:
         """One score per document; zeros when no token occurs in any document."""

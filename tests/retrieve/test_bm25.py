@@ -26,4 +26,4 @@ def test_scores_cover_every_document_and_unknown_terms_score_zero():
     assert bm.scores(["nowhere"]).tolist() == [0.0] * len(DOCS)
     once, twice = bm.scores(["gamma"]), bm.scores(["gamma", "gamma"])
     assert np.allclose(twice, 2 * once) and once[1] > 0
-    assert bm.idf["def"] == 0.0 and bm.idf["gamma"] > bm.idf["loss"] > 0
+    assert bm.idf("def") == 0.0 and bm.idf("nowhere") == 0.0 and bm.idf("gamma") > bm.idf("loss") > 0
