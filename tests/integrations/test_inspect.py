@@ -39,7 +39,7 @@ def _example_files() -> dict[str, str]:
 
 
 def _samples(tmp_path) -> list[Sample]:
-    many = {f"pkg/m{i:02d}.py": f"X{i} = {i}\n" for i in range(14)}
+    many = {f"pkg/m{i:02d}.py": f"X{i} = {i}\n" for i in range(14)} | {"weights.txt": "0.5\n" * 20_000}
     return [
         Sample(id="from-sandbox", input="Reproduce the paper.", metadata={"files_to_write": _example_files()}),
         Sample(id="empty-run", input="Reproduce the paper.", metadata={}),
@@ -66,8 +66,8 @@ def test_scores_in_a_real_eval_with_the_mock_model(tmp_path, offline_tokenizer):
         dataset=_samples(tmp_path),
         solver=[generate(), write_reproduction()],
         scorer=sa_align_scorer(paper=EX / "paper.md", units=EX / "units.yaml", repo_dir="repo",
-                               config=EvalConfig(embeddings=False), caps=CopyCaps(max_files=11),
-                               out_dir=tmp_path / "reports"),
+                               config=EvalConfig(embeddings=False), out_dir=tmp_path / "reports",
+                               caps=CopyCaps(max_files=11, max_file_bytes=20_000)),
         sandbox="local",
     )
     [log] = inspect_eval(task, model="mockllm/model", log_dir=str(tmp_path / "logs"), display="none")
@@ -91,6 +91,7 @@ def test_scores_in_a_real_eval_with_the_mock_model(tmp_path, offline_tokenizer):
 
     capped = scores["over-cap"]
     assert "stopped at the 11-file cap (14 files in the folder)" in capped.explanation
+    assert "1 file(s) over 20000 bytes not copied" in capped.explanation
     assert "copied 11 files" in capped.explanation and capped.metadata["n_units"] == len(report["results"])
     assert not math.isnan(log.results.scores[0].metrics["mean"].value)
 
