@@ -170,15 +170,13 @@ def index(
 ) -> None:
     """Summarize what the code index finds in REPO (cached by content, as `evaluate` caches it)."""
     from sa_align.errors import InputError
-    from sa_align.index import build_index
-    from sa_align.report.index_summary import index_summary, render_index_summary
+    from sa_align.report.index_summary import cached_index_summary, render_index_summary
 
     config = _config(None, 1, None, None, no_cache, cache_dir)
     try:
-        idx = build_index(repo, config.index, cache_dir=config.index_cache_dir)
+        summary = cached_index_summary(repo, config.index, config.index_cache_dir)
     except InputError as exc:
         raise _fail(str(exc))
-    summary = index_summary(idx)
     if as_json:
         import json
 

@@ -91,16 +91,27 @@ def build_index(repo: str | Path, config: IndexConfig | None = None, cache_dir: 
     return index
 
 
-def _build(root: Path, config: IndexConfig, cache_dir: Path | None) -> RepoIndex:
+def repo_cache_key(repo: str | Path, config: IndexConfig | None = None) -> str:
+    """The key the whole-repository cache entry of `repo` is stored under: its content, not its path."""
+    return _snapshot(_check_root(repo), config or IndexConfig())[4]
+
+
+def _snapshot(root: Path, config: IndexConfig):
+    """(walk, file bytes, their hashes, content hash, pack key) of the repository as it is now."""
     walked = walk_repo(root, config)
     data = _read(walked.files, walked.skipped)
     hashes = {rel: hashlib.sha256(blob).hexdigest() for rel, blob in data.items()}
     content = _content_hash(hashes)
-    cache = FactsCache(cache_dir) if cache_dir is not None and config.use_cache else None
     # Skipped files are part of the picture (and not of the content hash).
     pack_key = hashlib.sha256(
         "\n".join([content, *sorted(f"{s.path}\0{s.reason}" for s in walked.skipped)]).encode()
     ).hexdigest()
+    return walked, data, hashes, content, pack_key
+
+
+def _build(root: Path, config: IndexConfig, cache_dir: Path | None) -> RepoIndex:
+    walked, data, hashes, content, pack_key = _snapshot(root, config)
+    cache = FactsCache(cache_dir) if cache_dir is not None and config.use_cache else None
     pack = cache.load_pack(pack_key) if cache else None
     parsed: dict[str, FileFacts] = {}
     if pack is not None:
