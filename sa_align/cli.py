@@ -209,8 +209,13 @@ def bench(
     judge: Optional[List[str]] = JudgeOpt,
     variants: int = typer.Option(120, "--variants", help="Mutated variants to generate over all cases (0: clean cases only)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the mutation generator."),
+    no_hints: bool = typer.Option(False, "--no-hints", help="Remove every unit's hints (the shape imported units have)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the metrics as JSON here."),
     judgeeval: bool = typer.Option(False, "--judgeeval", help="DATASET is a folder of PaperBench JudgeEval submissions."),
+    sabench: bool = typer.Option(False, "--sabench", help="DATASET is SA-Bench (a checkout or a git directory): compare with its judge on its agent runs."),
+    papers: Optional[List[str]] = typer.Option(None, "--papers", help="With --sabench: papers to run (default: the development split)."),
+    setups: Optional[List[str]] = typer.Option(None, "--setups", help="With --sabench: setups to run (default: all)."),
+    workers: int = typer.Option(1, "--workers", min=1, help="With --sabench: runs evaluated in parallel processes."),
     embeddings: Optional[bool] = EmbedOpt,
 ) -> None:
     """Measure sa_align on a labelled dataset and print the metrics table."""
@@ -219,13 +224,25 @@ def bench(
 
     config = _config(judge, 1, None, None, False, None, embeddings)
     try:
-        if judgeeval:
+        if sabench:
+            result = _sabench(dataset, config, out, papers, setups, workers)
+        elif judgeeval:
             result = run_judgeeval(dataset, config, out=out)
         else:
-            result = run_bench(dataset, config, variants=variants, seed=seed, out=out)
+            result = run_bench(dataset, config, variants=variants, seed=seed, out=out, hints=not no_hints)
     except InputError as exc:
         raise _fail(str(exc))
     render_table(result)
+
+
+def _sabench(dataset: Path, config, out: Optional[Path], papers, setups, workers: int):
+    """SA-Bench runs with a progress bar; `--out` is a folder here (results and resumable runs)."""
+    from sa_align.bench.sabench import run_sabench
+    from sa_align.progress import StageProgress
+
+    with StageProgress() as bar:
+        return run_sabench(dataset, config, out=out, papers=papers, setups=setups, workers=workers,
+                           progress=lambda done, total: bar("runs", done, total))
 
 
 @app.command()

@@ -98,7 +98,7 @@ async def evaluate_async(
     with run.stage("load"):
         paper = load(paper)
     with run.stage("extract"):
-        units = await units_for(paper, units, config, client, run)
+        units = complete(await units_for(paper, units, config, client, run))
         run.flags.extend(unit_flags(units))
     with run.stage("index"):
         index = index_repo(repo, config)
@@ -146,6 +146,13 @@ async def units_for(paper: Paper, units: UnitsLike, config: EvalConfig, client, 
     extraction = await extract_async(paper, config, client)
     run.errors.extend(extraction.notes)
     return list(extraction.units)
+
+
+def complete(units: Sequence[Unit]) -> list[Unit]:
+    """Units that arrived as free text get their checkable fields from their own claim and quote."""
+    from sa_align.extract.derive import complete_units
+
+    return complete_units(units)
 
 
 def index_repo(repo: str | Path, config: EvalConfig):

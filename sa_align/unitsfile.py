@@ -87,7 +87,7 @@ def detect_kind(data: Any) -> FileKind:
         return "paperbench"
     items: Any = data
     if isinstance(data, dict):
-        if isinstance(data.get("saus"), list):
+        if isinstance(data.get("saus"), list) or _score_file(data):
             return "sabench"
         items = data.get("units")
     if isinstance(items, list):
@@ -96,6 +96,12 @@ def detect_kind(data: Any) -> FileKind:
         if dicts and len(foreign) == len(dicts):
             return "sabench"
     return "units"
+
+
+def _score_file(data: dict) -> bool:
+    from sa_align.extract.importers import is_score_file
+
+    return is_score_file(data)
 
 
 def validate_units_data(data: Any, name: str) -> UnitsFile:

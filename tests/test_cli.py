@@ -26,7 +26,7 @@ def test_evaluate_writes_reports_and_gates(tmp_path):
     ok = runner.invoke(app, args)
     assert ok.exit_code == 0, ok.output
     data = json.loads((tmp_path / "report.json").read_text())
-    assert data["schema_version"] == "1.0" and len(data["results"]) == 22
+    assert data["schema_version"] == "1.1" and len(data["results"]) == 22
     assert "# Drift report" in (tmp_path / "report.md").read_text()
     below = runner.invoke(app, args + ["--fail-under", "0.99"])
     assert below.exit_code == 1
@@ -94,3 +94,17 @@ def test_batch_input_problems_exit_2_before_any_work(tmp_path):
                                  "--out", str(tmp_path / "out")])
     assert result.exit_code == 2 and f"no Ray cluster answers at '127.0.0.1:{port}'" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_bench_sabench_runs_named_runs_and_refuses_unknown_papers(tmp_path):
+    from tests.bench.sabench.conftest import FIXTURE
+
+    args = ["bench", str(FIXTURE), "--sabench", "--papers", "tiny-sgd", "--setups", "alpha_basic",
+            "--no-embeddings", "--out", str(tmp_path)]
+    ok = runner.invoke(app, args)
+    assert ok.exit_code == 0, ok.output
+    data = json.loads((tmp_path / "sabench.json").read_text())
+    assert data["papers"] == ["tiny-sgd"] and data["metrics"]["overall"]["claims"] == 5
+    assert "kappa" in ok.output
+    bad = runner.invoke(app, ["bench", str(FIXTURE), "--sabench", "--papers", "no-such-paper"])
+    assert bad.exit_code == 2 and "unknown SA-Bench papers" in bad.output

@@ -97,6 +97,8 @@ class Metrics(_Model):
     """Numerical units with gold `mismatched`: share predicted `mismatched`."""
     false_flag_rate: float | None = None
     """Numerical units with gold `aligned`: share predicted something other than aligned/undecided."""
+    false_flag_rate_all: float | None = None
+    """Units of every kind with gold `aligned`: share predicted a failure (mismatched, stubbed, misattributed, missing)."""
     stubbed_recall: float | None = None
     """Recall of `stubbed`."""
     stubbed_precision: float | None = None
@@ -175,9 +177,12 @@ def _targets(outcomes: Sequence[Outcome]) -> dict[str, float | None]:
     mism = [o for o in num if o.gold == Label.MISMATCHED]
     clean = [o for o in num if o.gold == Label.ALIGNED]
     flagged = sum(o.pred not in (Label.ALIGNED, Label.UNDECIDED) for o in clean)
+    clean_all = [o for o in outcomes if o.gold == Label.ALIGNED]
+    flagged_all = sum(o.pred not in (Label.ALIGNED, Label.UNDECIDED) for o in clean_all)
     return {
         "value_mutation_detection": _ratio(sum(o.pred == Label.MISMATCHED for o in mism), len(mism)),
         "false_flag_rate": _ratio(flagged, len(clean)),
+        "false_flag_rate_all": _ratio(flagged_all, len(clean_all)),
     }
 
 

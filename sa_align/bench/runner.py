@@ -82,10 +82,14 @@ class BenchResult(_Model):
     seconds: float = 0.0
     """Total wall time."""
 
-    def write(self, path: str | Path) -> Path:
+    def write(self, path: str | Path, *, full: bool = False) -> Path:
+        """The result as JSON: a summary of a few KB (metrics, no per-unit or per-run lists) unless `full`."""
         out = Path(path)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(self.model_dump(mode="json"), indent=2), encoding="utf-8")
+        data = self.model_dump(mode="json") if full else self.model_dump(mode="json", exclude={"outcomes", "runs", "skipped"})
+        if not full:
+            data["counts"] = {"runs": len(self.runs), "units": len(self.outcomes), "skipped_mutations": len(self.skipped)}
+        out.write_text(json.dumps(data, indent=1), encoding="utf-8")
         return out
 
 
@@ -125,6 +129,13 @@ def _evaluate_one(
         record.seconds = round(time.perf_counter() - start, 3)
 
 
+def _without_hints(evaluator: Evaluator) -> Evaluator:
+    def run(paper, repo, *, units, config):
+        return evaluator(paper, repo, units=[u.model_copy(update={"hints": []}) for u in units], config=config)
+
+    return run
+
+
 def _variants(cases: list[Case], variants: int | None, seed: int) -> tuple[list[Variant], list[Skipped]]:
     if variants == 0:
         return [], []
@@ -145,10 +156,18 @@ def run_bench(
     seed: int = 0,
     out: Path | None = None,
     evaluator: Evaluator | None = None,
+    hints: bool = True,
+    full: bool = False,
 ) -> BenchResult:
-    """Evaluate every case and `variants` generated variants (all when `None`, none when 0); score against gold."""
+    """Evaluate every case and `variants` generated variants (all when `None`, none when 0); score against gold.
+
+    With `hints=False` every unit reaches the evaluator without `hints`, the shape
+    imported and user-written units have. `out` gets a summary, or every outcome with `full`.
+    """
     config = config or EvalConfig()
     evaluator = evaluator or _default_evaluator()
+    if not hints:
+        evaluator = _without_hints(evaluator)
     started = time.perf_counter()
     cases = load_dataset(dataset_path)
     chosen, skipped = _variants(cases, variants, seed)
@@ -170,7 +189,7 @@ def run_bench(
     result.target_metrics = compute_metrics([o for o in result.outcomes if o.mutated])
     result.seconds = round(time.perf_counter() - started, 3)
     if out is not None:
-        result.write(out)
+        result.write(out, full=full)
     return result
 
 

@@ -30,6 +30,7 @@ def _summary_rows(m: Metrics) -> list[tuple[str, str]]:
     rows += [
         ("value-mutation detection %", _f(m.value_mutation_detection)),
         ("false flags on clean numerical %", _f(m.false_flag_rate)),
+        ("false flags on clean units, every kind %", _f(m.false_flag_rate_all)),
         ("stubbed P / R %", f"{_f(m.stubbed_precision)} / {_f(m.stubbed_recall)}"),
         ("missing P / R %", f"{_f(m.missing_precision)} / {_f(m.missing_recall)}"),
     ]

@@ -38,7 +38,8 @@ SA-Bench `sau.json`
                   missing or unknown -> guessed from the text as above
     claim         description, claim, content, statement, text, requirement
                   (else the quote)
-    quote         quote, evidence, source_text, paper_text, excerpt
+    quote         quote, source_text, paper_text, excerpt (never `evidence`,
+                  which SA-Bench's score files use for the judge's answer)
     section       section, section_title, location
     weight        weight, importance (invalid -> 1.0)
     attribution   attribution, novelty, novel, is_novel: novel/new/ours ->
@@ -50,6 +51,13 @@ SA-Bench `sau.json`
     hints         hints, keywords, identifiers
     origin        `sa-bench`
     ============  ==============================================================
+
+SA-Bench score file (`repo/result/<paper>-sau-score.json`)
+    `{"dimensions": {"D1": {"claims": [...]}, ...}}`. Only a claim's `id`,
+    `claim` and `source` (as `section`) are read; the kind comes from the
+    dimension (D1 numerical, D2 method, D3 protocol, D4 ordering). Its `score`,
+    `evidence`, `judge_reasoning` and `search_trace` are the judge's answer and
+    are never read.
 """
 
 from __future__ import annotations
@@ -200,8 +208,10 @@ def _category(value: Any) -> str:
 
 
 def import_sabench(path_or_data: Any) -> list[Unit]:
-    """Units from an SA-Bench `sau.json` (see the mapping table in this module's docstring)."""
+    """Units from an SA-Bench `sau.json` or score file (see the mapping tables in this module's docstring)."""
     data, name = _load(path_or_data, "sau.json")
+    if is_score_file(data):
+        return score_file_units(data, name)
     items = data
     if isinstance(data, dict):
         containers = importer_tables().containers
@@ -219,6 +229,42 @@ def import_sabench(path_or_data: Any) -> list[Unit]:
             log.warning("%s: item #%d has no description or quote; skipped", name, index)
             continue
         units.append(unit)
+    return units
+
+
+def is_score_file(data: Any) -> bool:
+    """SA-Bench's per-run judge output: `dimensions.<D1..D4>.claims[]`."""
+    dims = data.get("dimensions") if isinstance(data, dict) else None
+    return isinstance(dims, dict) and any(isinstance(v, dict) and isinstance(v.get("claims"), list) for v in dims.values())
+
+
+def sabench_claim_unit(claim_id: str, dimension: str, claim: str, source: str | None) -> Unit:
+    """The unit of one SA-Bench claim: id, claim text and source only; the kind from the dimension."""
+    from sa_align.resources import load_yaml
+
+    kind = UnitKind(load_yaml("bench/sabench.yaml")["dimensions"][dimension])
+    return Unit(id=claim_id, kind=kind, claim=" ".join(claim.split()), section=(source or "").strip() or None,
+                origin="sa-bench")
+
+
+def score_file_units(data: dict[str, Any], name: str) -> list[Unit]:
+    """Units from a score file. Scores, evidence, reasoning and search traces are the answer and never read."""
+    from sa_align.resources import load_yaml
+
+    known = load_yaml("bench/sabench.yaml")["dimensions"]
+    units: list[Unit] = []
+    seen: set[str] = set()
+    for dim, body in data["dimensions"].items():
+        if dim not in known:
+            raise UnitsFileError(f"{name}: unknown SA-Bench dimension {dim!r} (known: {', '.join(known)})")
+        for index, item in enumerate(body.get("claims") or [] if isinstance(body, dict) else []):
+            text = item.get("claim") if isinstance(item, dict) else None
+            if not isinstance(text, str) or not text.strip():
+                log.warning("%s: claim #%d of %s has no text; skipped", name, index, dim)
+                continue
+            source = item.get("source")
+            uid = _unique(str(item.get("id") or f"{dim}-{index + 1:03d}"), seen)
+            units.append(sabench_claim_unit(uid, dim, text, source if isinstance(source, str) else None))
     return units
 
 

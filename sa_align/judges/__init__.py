@@ -53,7 +53,9 @@ async def judge_unit(ctx: JudgeContext) -> list[Verdict]:
     """Every verdict on one unit: static judges first, then the LLM ensemble unless already certain."""
     from sa_align.judges.routing import llm_policy
 
-    verdicts = list(await asyncio.gather(*(_run(j, ctx) for j in static_judges_for(ctx))))
+    from sa_align.judges.scope import scoped
+
+    verdicts = [scoped(ctx.unit, v, ctx.index) for v in await asyncio.gather(*(_run(j, ctx) for j in static_judges_for(ctx)))]
     certain = any(v.certain and not v.abstained for v in verdicts)
     if ctx.client is None or not ctx.config.judges or certain or llm_policy(ctx.unit.kind) == "never":
         return verdicts

@@ -283,7 +283,7 @@ def deferred_carrier(ctx: JudgeContext) -> Verdict | None:
         for name in block.unset:
             if name_key(name) in carriers:
                 reason = (f"`{block.symbol.qualname}` leaves the {carriers[name_key(name)]} `{name}` undone at line "
-                          f"{block.line} ({block.comment.strip()[:80]}), and the stated value is set nowhere")
+                          f"{block.line} ({block.comment.strip()[:80]}), and nowhere that runs sets the stated value")
                 return decide(NAME, Label.STUBBED, reason, confidence=0.7,
                               evidence=[line_span(block.symbol.path, block.line, block.symbol.qualname)])
     return None

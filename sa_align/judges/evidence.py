@@ -165,3 +165,36 @@ def relevant_symbols(ctx: JudgeContext, limit: int = 3) -> list[Symbol]:
         if set(tokenize(sym.name)) & terms or (rank == 0 and len(shared) >= 2):
             out.append(sym)
     return out
+
+
+_NUMBER_TOKEN = re.compile(r"(?<![\w.])[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+
+
+def code_numbers(index: RepoIndex) -> frozenset[float]:
+    """Every number written in a code or config file (comments and tests included), rounded.
+
+    For "does this value occur anywhere at all": a superset is the safe side, since
+    only the absence of a value is ever concluded from it.
+    """
+    from sa_align.numbers import parse_number
+
+    def build(ix: RepoIndex) -> frozenset[float]:
+        out: set[float] = set()
+        for info in ix.files:
+            if info.kind not in CODE_KINDS:
+                continue
+            for token in _NUMBER_TOKEN.findall(ix.file_text(info.path)):
+                value = parse_number(token.replace("_", ""))
+                if value is not None:
+                    out.add(round(value, 12))
+        return frozenset(out)
+
+    return per_index(index, "code-numbers", build)
+
+
+def code_roots(index: RepoIndex) -> frozenset[str]:
+    """Crude stems of every word of the code vocabulary, for comparing with a claim's distinctive words."""
+    from sa_align.judges.words import root
+
+    return per_index(index, "code-roots", lambda ix: frozenset(root(t) for t in code_vocab(ix).tokens))
+

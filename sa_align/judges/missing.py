@@ -8,8 +8,11 @@ and config file (prose and comments do not count):
   appears under no related name (nor anywhere, when the value is distinctive),
   and no distinctive word of the claim occurs in code (a library default may
   set it implicitly);
-- method and ordering: none of its hints appears in an identifier, and (with
-  or without hints) fewer than a third of its distinctive claim words appear;
+- method and ordering: the unit names identifiers (hints it was given; hints
+  derived from its own prose or math are the paper's notation, `x_t`, `A_hat`,
+  and only help retrieval), none of them appears in any spelling in code or config,
+  and fewer than a third of its distinctive claim words appear; claim words
+  alone never decide absence (prose and code name things differently);
   or the identifiers it names are gone: no hint names a definition in the
   repository, its first compound hint (`clipped_surrogate`, `GroupNorm`)
   and at least half of its compound hints occur in no code or config file,
@@ -18,6 +21,8 @@ and config file (prose and comments do not count):
 - any non-numerical unit whose results live code still reads while no scope
   of the repository produces them and the code it names is gone
   (`dangling.py`) is missing; certainly only when nothing it names is left.
+
+A repository with no line of code or configuration is missing everything, certainly.
 
 When in doubt it abstains: a unit set under an unknown name is better left
 undecided than called missing, and so is a unit whose top candidates include
@@ -36,7 +41,7 @@ from sa_align.judges.base import (
     decide,
 )
 from sa_align.judges.classes import methods_by_class
-from sa_align.judges.evidence import CodeVocab, code_vocab
+from sa_align.judges.evidence import CodeVocab, code_roots, code_vocab
 from sa_align.judges.placeholders import placeholder
 from sa_align.judges.words import distinctive_words, generic_words, root
 from sa_align.models import Label, Param, UnitKind, Verdict
@@ -49,8 +54,8 @@ __all__ = ["distinctive_words", "generic_words", "judge_missing", "missing_judge
 MIN_HINT_SUBSTRING = 4
 
 
-def _code_roots(ctx: JudgeContext, vocab: CodeVocab) -> frozenset[str]:
-    return per_index(ctx.index, "code-roots", lambda _ix: frozenset(root(t) for t in vocab.tokens))
+def _code_roots(ctx: JudgeContext, _vocab: CodeVocab) -> frozenset[str]:
+    return code_roots(ctx.index)
 
 
 def _name_keys(p: Param) -> set[str]:
@@ -103,6 +108,14 @@ def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
                   confidence=0.85)
 
 
+def named_hints(unit) -> list[str]:
+    """The identifiers a unit names: its given hints. Hints derived from its claim are the
+    paper's notation (`alpha_bar`, `A_hat`), which code spells its own way: they never show absence."""
+    if "hints" in unit.derived:
+        return []
+    return [h for h in unit.hints if h.strip()]
+
+
 def _definition_hints(hints: list[str]) -> list[str]:
     """Hints spelled like the name of a function, class or variable of the implementation:
     compound identifiers (`clipped_surrogate`, `GroupNorm`), not library paths or single words."""
@@ -117,7 +130,7 @@ def _named_code_gone(ctx: JudgeContext, vocab: CodeVocab) -> Verdict | None:
     the repository, the first compound hint occurs nowhere, and neither does at least half of them."""
     from sa_align.retrieve.names import name_key
 
-    hints = [h for h in ctx.unit.hints if h.strip()]
+    hints = named_hints(ctx.unit)
     compound = _definition_hints(hints)
     if not compound:
         return None
@@ -128,11 +141,16 @@ def _named_code_gone(ctx: JudgeContext, vocab: CodeVocab) -> Verdict | None:
     if compound[0] not in gone or len(gone) * 2 < len(compound):
         return None
     words = distinctive_words(ctx.unit)
-    if words and len(words & _code_roots(ctx, vocab)) * 3 > len(words):
+    found = words & _code_roots(ctx, vocab)
+    if words and len(found) * 3 > len(words):
         return None  # much of what the claim describes is still in the code, under other names
     return decide(NAME, Label.MISSING,
-                  f"no code defines or uses {', '.join(gone)}, and no hint of the unit names any definition",
-                  confidence=0.75)
+                  f"no code defines or uses {', '.join(gone)}, and no hint of the unit names any definition"
+                  f"{_words_seen(found)}", confidence=0.75)
+
+
+def _words_seen(found: set[str]) -> str:
+    return f"; of its claim words only {', '.join(sorted(found)[:5])} occur" if found else "; nor does any of its claim words"
 
 
 def _emptied_candidate(ctx: JudgeContext) -> str | None:
@@ -153,7 +171,7 @@ def _emptied_candidate(ctx: JudgeContext) -> str | None:
 
 def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     unit = ctx.unit
-    hints = [h for h in unit.hints if h.strip()]
+    hints = named_hints(unit)
     if (emptied := _emptied_candidate(ctx)) is not None:
         # Absent names beside an emptied candidate read as deferred as much as missing.
         return abstain(NAME, f"the candidate `{emptied}` is a placeholder: absent names may be what it deferred")
@@ -161,20 +179,31 @@ def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
         return verdict
     if any(_hint_found(h, vocab) for h in hints):
         return abstain(NAME, "a hinted identifier occurs in the code")
+    if not hints:
+        # Claim words are prose: code names things differently (`attn`), so their absence shows nothing.
+        return abstain(NAME, "the unit names no identifier to look for, and claim words alone never show absence")
     words = distinctive_words(unit)
-    if len(words) < 2 and not hints:
-        return abstain(NAME, "too few distinctive words to decide absence")
     found = words & _code_roots(ctx, vocab)
     if words and len(found) / len(words) >= 1 / 3:
         return abstain(NAME, f"claim words occur in the code ({', '.join(sorted(found)[:5])})")
-    what = f"hints {', '.join(hints)}" if hints else f"claim words {', '.join(sorted(words)[:6])}"
-    conf = 0.85 if hints and not found else 0.75
-    return decide(NAME, Label.MISSING, f"none of the unit's {what} occur in any code or config file", confidence=conf)
+    return decide(NAME, Label.MISSING,
+                  f"no code or config file contains any spelling of the identifiers the unit names ({', '.join(hints[:6])})"
+                  f"{_words_seen(found)}",
+                  confidence=0.85 if not found else 0.75)
+
+
+def _no_code(ctx: JudgeContext) -> Verdict | None:
+    """A repository without a line of code or configuration implements nothing (SA-Bench scores it 0)."""
+    if any(f.lines for f in ctx.index.files if f.kind != "text"):
+        return None
+    return decide(NAME, Label.MISSING, "the repository holds no code or configuration at all", confidence=0.95, certain=True)
 
 
 def judge_missing(ctx: JudgeContext) -> Verdict:
     from sa_align.judges.dangling import dangling
 
+    if (verdict := _no_code(ctx)) is not None:
+        return verdict
     vocab = code_vocab(ctx.index)
     if ctx.unit.kind == UnitKind.NUMERICAL:
         return _numerical(ctx, vocab)

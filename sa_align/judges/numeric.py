@@ -85,11 +85,13 @@ from sa_align.judges.numeric_sites import (
     ignored_default,
     other_callee,
     overrides_read,
+    preset_name,
     same_setting,
     tier,
     unit_words,
 )
 from sa_align.models import CodeSpan, Label, Param, Scalar, Unit, Verdict
+from sa_align.resources import load_yaml
 from sa_align.retrieve.params import param_index
 
 NAME = "numeric"
@@ -214,7 +216,29 @@ def decide_param(
                 return ParamDecision(p, None, 0.0, False, [], f"{d.note}; a generic hint cannot show a different value")
             note = f"{d.note} (located by the unit's hints)"
             return ParamDecision(p, d.label, min(d.confidence, 0.75), False, d.evidence, note)
+    if not sites and (related := _related_sites(p, index, tol)):
+        conf = load_yaml("numeric.yaml")["related_names"]["confidence"]
+        note = f"{_say(p, related, 'sets')} under a related name ({', '.join(sorted({c.fact.name for c in related}))})"
+        return ParamDecision(p, Label.ALIGNED, conf, False, [c.fact for c in related], note)
     return _decide_sites(p, index, sites, words)
+
+
+def _related_sites(p: Param, index: RepoIndex, tol: float) -> list[SiteCheck]:
+    """Live sites with the stated value under a name sharing a telling word with the parameter's names.
+
+    Only a confirmation: a name that merely resembles the parameter's never shows a different value.
+    """
+    from sa_align.aliases import split_identifier
+    from sa_align.retrieve.params import is_test_path
+
+    weak = set(load_yaml("numeric.yaml")["related_names"]["weak_words"])
+    mine = {w.lower() for n in (p.name, p.surface or "") for w in split_identifier(n)} - weak
+    if not mine:
+        return []
+    hits = [f for f in param_index(index).value_matches(p, tol)
+            if not is_test_path(f.path) and mine & ({w.lower() for w in split_identifier(f.name)} - weak)]
+    live, _dead = _live_sites([(f, "match") for f in hits], index)
+    return [SiteCheck(f, tier(f, index), "match", None) for f, _ in live][:5]
 
 
 def _specific_hint(hint: str, fact: ValueFact, p: Param) -> bool:
@@ -251,6 +275,10 @@ def decide_params(unit: Unit, index: RepoIndex, tol: float) -> list[ParamDecisio
 def _decide_sites(
     p: Param, index: RepoIndex, sites: list[tuple[ValueFact, Outcome]], words: frozenset[str] = frozenset()
 ) -> ParamDecision:
+    live, dead = _live_sites(sites, index)
+    if dead and not live:
+        return _dead_only(p, index, sites, dead, words)
+    sites = live
     literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
     checks = [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites]
     if not checks:
@@ -267,6 +295,27 @@ def _decide_sites(
     d = _decide_checks(p, [c for c in checks if id(c) not in skip], words)
     d.note += f"; defaults the function never reads are left out ({_sites(ignored)})"
     return d
+
+
+def _live_sites(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> tuple[list, list[ValueFact]]:
+    """Sites in functions something that runs calls, and the facts of those in dead functions (`judges/dead.py`)."""
+    from sa_align.judges.dead import dead_code
+
+    dead_fns = dead_code(index).dead
+    live = [(f, o) for f, o in sites if f.symbol is None or f.symbol not in dead_fns]
+    return live, [f for f, _ in sites if f.symbol is not None and f.symbol in dead_fns]
+
+
+def _dead_only(p: Param, index: RepoIndex, sites: list, dead: list[ValueFact], words: frozenset[str]) -> ParamDecision:
+    """Every site lies in code nothing that runs calls: it shows what was meant, not what a run does.
+    A match there is no finding (abstain); a different value is still a weak sign of drift."""
+    where = ", ".join(sorted({f"`{f.symbol.split('::', 1)[-1]}` ({f.path}:{f.line})" for f in dead}))
+    note = f"`{p.name}` is set only in code nothing that runs calls: {where}"
+    literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
+    d = _decide_checks(p, [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites], words)
+    if d.label != Label.MISMATCHED:
+        return ParamDecision(p, None, 0.0, False, [], note)
+    return ParamDecision(p, Label.MISMATCHED, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, f"{d.note}; {note}")
 
 
 def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:
@@ -308,7 +357,8 @@ def _decide_mixed(
     """Sites of the top tier disagree: the unit's context, then sameness of setting, decides."""
     named = about_unit(top_match + top_conflict, words)
     if named:
-        where = " where the context names the unit's setting"
+        preset = preset_name(named, [c for c in top_match + top_conflict if c not in named], words)
+        where = f" in `{preset}`, the preset the claim names" if preset else " where the context names the unit's setting"
         if all(c.outcome == "match" for c in named):
             note = _say(p, named, "sets") + f"{where}; other settings differ ({_sites(top_conflict)})"
             return ParamDecision(p, Label.ALIGNED, 0.8, False, [c.fact for c in named], note)
@@ -342,6 +392,17 @@ def _say(p: Param, checks: list[SiteCheck], verb: str) -> str:
 # --------------------------------------------------------------------------- the judge
 
 
+def mismatch_score(bad: int, good: int) -> float:
+    """SA-Bench level of a unit some of whose values differ: the larger the share that differs, the lower.
+
+    Every value different is a core substitution (0.25); a third or less of the
+    checked values different is a minor deviation (0.75); in between, 0.5.
+    """
+    if not good:
+        return 0.25
+    return 0.75 if bad / (bad + good) <= 1 / 3 else 0.5
+
+
 def combine(decisions: list[ParamDecision]) -> tuple[Label | None, float, bool, list[ValueFact], str]:
     """Unit label from its parameters' decisions."""
     bad = [d for d in decisions if d.label == Label.MISMATCHED]
@@ -349,7 +410,10 @@ def combine(decisions: list[ParamDecision]) -> tuple[Label | None, float, bool, 
     unknown = [d for d in decisions if d.label is None]
     if bad:
         best = max(bad, key=lambda d: d.confidence)
-        return Label.MISMATCHED, best.confidence, any(d.certain for d in bad), [f for d in bad for f in d.evidence], "; ".join(d.note for d in bad)
+        note = "; ".join(d.note for d in bad)
+        if good:
+            note += f"; matching: {'; '.join(d.note for d in good)}"
+        return Label.MISMATCHED, best.confidence, any(d.certain for d in bad), [f for d in bad for f in d.evidence], note
     if not good:
         return None, 0.0, False, [], "; ".join(d.note for d in unknown)
     conf = min(d.confidence for d in good) * (1.0 if not unknown else 0.75)
@@ -365,10 +429,17 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     label, conf, certain, facts, note = combine(decisions)
     if label is None:
         return abstain(NAME, note)
+    if label == Label.ALIGNED and "params" in unit.derived and any(d.label is None for d in decisions):
+        # Read from free text, an unchecked parameter may be the one that differs.
+        return abstain(NAME, f"{note}; a parameter read from the claim could not be checked")
     # `decide` keeps ten spans; one per line, first seen first.
     lines = list(dict.fromkeys((f.path, f.line) for f in facts))[:10]
     evidence: list[CodeSpan] = [line_span(path, line) for path, line in lines]
-    return decide(NAME, label, note, confidence=conf, certain=certain, evidence=evidence)
+    score = None
+    if label == Label.MISMATCHED:
+        score = mismatch_score(sum(d.label == Label.MISMATCHED for d in decisions),
+                               sum(d.label == Label.ALIGNED for d in decisions))
+    return decide(NAME, label, note, confidence=conf, certain=certain, evidence=evidence, score=score)
 
 
 def numeric_judge() -> StaticJudge:

@@ -171,6 +171,17 @@ def about_unit(checks: list[SiteCheck], words: frozenset[str]) -> list[SiteCheck
     return picked if 0 < len(picked) < len(checks) else []
 
 
+def preset_name(named: list[SiteCheck], others: list[SiteCheck], words: frozenset[str]) -> str | None:
+    """Where the site the unit's words single out lives (`PRESETS.base`, `finetune`): the preset it names."""
+    theirs = set().union(*(site_words(c.fact) for c in others)) if others else set()
+    for c in named:
+        if (site_words(c.fact) - theirs) & words:
+            fact = c.fact
+            scope = fact.key_path.rsplit(".", 1)[0] if "." in fact.key_path else ""
+            return scope or (fact.symbol or "").split("::", 1)[-1] or fact.call or fact.path
+    return None
+
+
 # --------------------------------------------------------------------------- same setting
 
 

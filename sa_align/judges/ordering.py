@@ -2,8 +2,10 @@
 
 Each step phrase becomes a few distinctive words (generic verbs like "apply"
 or "compute" dropped). Within a candidate function, a step is located at the
-first code line whose identifiers carry those words, or at the first call whose
-callee's body does (one level down the call path). When every step is located
+first code line that performs it: code outside string literals, dictionary
+entries excluded (a checkpoint saver lists `"optimizer": optimizer.state_dict()`
+without stepping the optimizer), whose identifiers carry those words, or a
+call whose callee's body does (one level down the call path). When every step is located
 on its own line in one function, the order of those lines is the order of the
 steps: increasing -> aligned, anything else -> mismatched (evidence: the lines).
 When a step happens at several lines, the steps are in order if some choice
@@ -13,6 +15,8 @@ step, the hint locates its step too.
 """
 
 from __future__ import annotations
+
+import re
 
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import (
@@ -68,10 +72,27 @@ def _body_tokens(index: RepoIndex, sym: Symbol) -> set[str]:
     return set(tokenize("\n".join(strip_comment(ln, "python") for ln in lines)))
 
 
+# A dictionary entry (`"optimizer": optimizer.state_dict(),`) names things; it performs no step.
+_DICT_ENTRY = re.compile(r"""^\s*(?:"[^"]*"|'[^']*')\s*:""")
+_STRING = re.compile(r"""(?:"[^"\n]*"|'[^'\n]*')""")
+
+
+def _performed_tokens(lines: list[str]) -> list[set[str]]:
+    """Per line, the words of what it does: code outside string literals, nothing on dictionary-entry lines.
+
+    A checkpoint saver lists `{"scheduler": ..., "optimizer": ...}` without stepping either.
+    """
+    out = []
+    for ln in lines:
+        code = strip_comment(ln, "python")
+        out.append(set() if _DICT_ENTRY.match(code) else set(tokenize(_STRING.sub(" ", code))))
+    return out
+
+
 def locate_steps(index: RepoIndex, fn: Symbol, steps: list[list[set[str]]]) -> list[list[int]]:
-    """Every line of `fn` where each step happens (directly, or in a called function's body)."""
+    """Every line of `fn` where each step is performed (directly, or in a called function's body)."""
     lines = index.lines(fn.path, fn.start_line, fn.end_line)
-    tokens = [set(tokenize(strip_comment(ln, "python"))) for ln in lines]
+    tokens = _performed_tokens(lines)
     callees: dict[int, Symbol] = {}
     for c in index.calls:
         sym = index.symbol_by_id.get(c.resolved or "")

@@ -45,6 +45,7 @@ def registry() -> dict[str, Callable[[], Any]]:
     from sa_align.judges.ordering import ordering_judge
     from sa_align.judges.protocol import protocol_judge
     from sa_align.judges.stub import stub_judge
+    from sa_align.judges.values import values_judge
 
     return {
         "numeric": numeric_judge,
@@ -53,4 +54,5 @@ def registry() -> dict[str, Callable[[], Any]]:
         "protocol": protocol_judge,
         "ordering": ordering_judge,
         "attribution": attribution_judge,
+        "values": values_judge,
     }

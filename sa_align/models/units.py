@@ -119,6 +119,8 @@ class Unit(_Model):
     """For ordering units: the steps, first to last, each a short phrase."""
     hints: list[str] = Field(default_factory=list)
     """Identifiers and keywords likely to appear in an implementation (helps retrieval)."""
+    derived: list[str] = Field(default_factory=list)
+    """Fields (`params`, `entities`, `order`, `hints`) that were filled from the claim's own text because the unit arrived without them (`sa_align.extract.derive`)."""
     weight: float = Field(default=1.0, ge=0)
     """Relative importance when averaging scores over units."""
     origin: str = "rules"

@@ -149,6 +149,7 @@ class ParamIndex:
                 if id(f) not in seen and (include_tests or not is_test_path(f.path)):
                     seen.add(id(f))
                     out.append(f)
+        out.extend(f for f in self.element_sites(param, include_tests) if id(f) not in seen)
         own = norm_name(param.name)
         if canonical(param.name) != own:
             # A name that is not itself canonical (`eta_max`, an alias of the learning rate) is the
@@ -157,6 +158,23 @@ class ParamIndex:
             out = exact or out
         # Facts sharing a line keep index order, whichever name key found them first.
         return sorted(out, key=lambda f: (f.path, f.line, self._position(f)))
+
+    def element_sites(self, param: Param, include_tests: bool = False) -> list[ValueFact]:
+        """Elements of tuples the alias tables name (`betas[0]` is `beta1`): `betas=(0.9, 0.999)` sets beta1 to 0.9."""
+        from sa_align.aliases import canonical_param, param_aliases
+
+        out: list[ValueFact] = []
+        for alias in param_aliases(canonical_param(param.name) or param.name) or []:
+            m = re.fullmatch(r"([A-Za-z_]\w*)\[(\d+)\]", alias)
+            if not m:
+                continue
+            position = int(m.group(2))
+            for f in self.by_name.get(norm_name(m.group(1)), []):
+                if isinstance(f.value, list) and len(f.value) > position and (include_tests or not is_test_path(f.path)):
+                    value = f.value[position]
+                    if isinstance(value, (int, float)) and not isinstance(value, bool):
+                        out.append(f.model_copy(update={"value": value, "raw": f"{f.raw}[{position}]"}))
+        return out
 
     def hint_sites(self, hints: list[str]) -> list[ValueFact]:
         """Facts the unit's hints name: a setting spelled like a hint (`base_width`), or the only

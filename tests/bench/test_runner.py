@@ -31,7 +31,11 @@ def test_runs_clean_and_variants_and_scores_against_gold(tmp_path: Path):
     assert result.target_metrics.n == 6 and result.target_metrics.accuracy == 0.0
     assert result.metrics.recall_at_k["1"] > 0  # train.py:1-60 overlaps every train.py gold span
     data = json.loads(out.read_text())
-    assert data["metrics"]["n"] == len(result.outcomes)
+    assert data["metrics"]["n"] == len(result.outcomes) == data["counts"]["units"]
+    assert "outcomes" not in data and "runs" not in data  # a summary of a few KB, not a per-unit dump
+    assert len(out.read_bytes()) < 64_000
+    full = json.loads(result.write(out.with_suffix(".full.json"), full=True).read_text())
+    assert len(full["outcomes"]) == len(result.outcomes)
     buf = io.StringIO()
     render_table(result, Console(file=buf, width=120))
     assert "accuracy" in buf.getvalue() and "per label" in buf.getvalue()

@@ -165,3 +165,26 @@ def test_added_entries_take_effect(importers_yaml: Path):
     assert unit.kind == UnitKind.NUMERICAL
     assert unit.attribution == Attribution.CITED and unit.cited_ref == "vaswani2017"
     assert guess_kind("Ablate the curriculum") == UnitKind.ORDERING
+
+
+def test_sabench_score_file_gives_id_claim_and_source_only(tmp_path):
+    from sa_align.unitsfile import load_units
+
+    score = tmp_path / "p-sau-score.json"
+    score.write_text(json.dumps({
+        "model": "judge", "overall_score": 0.5,
+        "dimensions": {
+            "D1": {"claims": [{"id": "p-D1-001", "claim": "lr=0.1", "source": "Table 2", "score": 1.0,
+                               "evidence": [{"snippet": "ANSWER-TEXT"}], "judge_reasoning": "ANSWER-TEXT"}]},
+            "D4": {"claims": [{"id": "p-D4-001", "claim": "warm up -> train", "score": 0.0, "search_trace": ["ANSWER-TEXT"]}]},
+        },
+    }))
+    units = load_units(score)
+    assert [(u.id, u.kind.value, u.section) for u in units] == [("p-D1-001", "numerical", "Table 2"), ("p-D4-001", "ordering", None)]
+    assert "ANSWER-TEXT" not in json.dumps([u.model_dump(mode="json") for u in units])
+    assert all(u.quote == "" for u in units)
+
+
+def test_sabench_evidence_is_never_a_quote():
+    units = import_sabench([{"claim": "Batch size 256", "evidence": "the judge's finding"}])
+    assert units[0].quote == ""

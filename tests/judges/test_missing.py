@@ -83,3 +83,27 @@ async def test_absent_names_beside_an_emptied_candidate_are_not_called_missing(s
                 hints=["adaptive_avg_pool2d", "log_softmax_head"])
     verdict = judge_missing(small(files).context(unit))
     assert verdict.abstained and "`Classifier.forward` is a placeholder" in verdict.reason
+
+
+async def test_claim_words_alone_never_decide_absence(small):
+    repo = small({"model.py": "def forward(x):\n    return x * 2\n"})
+    unit = Unit(id="m", kind="method", claim="Attention weights are renormalized by a learned temperature.")
+    verdict = judge_missing(repo.context(unit))
+    assert verdict.abstained and "claim words alone never show absence" in verdict.reason
+
+
+async def test_the_reason_says_which_identifiers_were_looked_for_and_which_words_occur(small):
+    repo = small({"model.py": "def attention(query, key):\n    return query @ key\n"})
+    unit = Unit(id="m", kind="method", claim="The gated residual mixer combines attention and convolution outputs.",
+                hints=["GatedResidualMixer"])
+    verdict = judge_missing(repo.context(unit))
+    assert verdict.label == Label.MISSING
+    assert "GatedResidualMixer" in verdict.reason and "only attent" in verdict.reason
+
+
+async def test_a_repository_without_code_misses_every_claim_certainly(small):
+    repo = small({"README.md": "Nothing here yet.\n", "empty.py": ""})
+    for unit in (Unit(id="n", kind="numerical", claim="lr=0.1", params=[Param(name="learning_rate", value=0.1)]),
+                 Unit(id="p", kind="protocol", claim="Uses MNIST", entities=["MNIST"])):
+        verdict = judge_missing(repo.context(unit))
+        assert verdict.label == Label.MISSING and verdict.certain

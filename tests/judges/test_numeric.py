@@ -206,6 +206,10 @@ def test_enclosing_function_names_are_context(small):
 
         def finetune(model):
             return torch.optim.Adam(model.parameters(), lr=1e-4)
+
+
+        if __name__ == "__main__":
+            finetune(pretrain(None))
     '''}
     j = small(files)
     said = "The learning rate for fine-tuning is 1e-3."
@@ -321,3 +325,125 @@ def test_placeholder_and_reflective_bodies_keep_their_defaults(small, body):
     files = {"schedule.py": f"def linear_beta_schedule(n, beta_start=1e-4, beta_end=0.02):\n    {body}\n"}
     verdict = judge_numeric(small(files).context(BETAS))
     assert verdict.label == Label.ALIGNED
+
+
+def test_the_share_of_differing_values_grades_a_mismatch():
+    from sa_align.judges.numeric import mismatch_score
+
+    assert mismatch_score(bad=2, good=0) == 0.25
+    assert mismatch_score(bad=1, good=3) == 0.75
+    assert mismatch_score(bad=2, good=2) == 0.5
+
+
+async def test_a_preset_the_claim_names_decides_and_is_named(small):
+    from sa_align.extract.derive import complete_unit
+
+    repo = small({
+        "config.py": """
+            PRESETS = {
+                "base": {"d_model": 512, "num_heads": 8, "dropout": 0.1},
+                "big": {"d_model": 1024, "num_heads": 16, "dropout": 0.3},
+            }
+
+
+            def get_config(name):
+                return PRESETS[name]
+        """,
+        "train.py": """
+            from config import get_config
+
+
+            def main(size="base"):
+                cfg = get_config(size)
+                return cfg["d_model"], cfg["num_heads"], cfg["dropout"]
+
+
+            if __name__ == "__main__":
+                main()
+        """,
+    })
+    base = await repo.judge(complete_unit(Unit(id="b", kind="numerical", claim="Base model: d_model=512, num_heads=8, dropout=0.1")))
+    assert base.label == Label.ALIGNED
+    assert "`PRESETS.base`, the preset the claim names" in next(v.reason for v in base.verdicts if v.judge == "numeric")
+    big = await repo.judge(complete_unit(Unit(id="g", kind="numerical", claim="Big model: dropout=0.1")))
+    assert big.label == Label.MISMATCHED
+
+
+async def test_a_value_only_code_nothing_runs_sets_is_not_aligned(small):
+    repo = small({"train.py": """
+        import torch
+
+
+        def old_setup(model):
+            return torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+
+        def main(model):
+            # TODO: set up the optimizer
+            optimizer = None
+            for step in range(10):
+                model.step(optimizer)
+
+
+        if __name__ == "__main__":
+            main(None)
+    """})
+    unit = Unit(id="lr", kind="numerical", claim="SGD, learning rate 0.1", params=[Param(name="learning_rate", value=0.1)])
+    result = await repo.judge(unit)
+    numeric = next(v for v in result.verdicts if v.judge == "numeric")
+    assert numeric.abstained and "only in code nothing that runs calls: `old_setup`" in numeric.reason
+    assert result.label == Label.STUBBED
+
+
+async def test_a_value_under_a_related_name_confirms_but_never_refutes(small):
+    from sa_align.extract.derive import complete_unit
+
+    repo = small({"sample.py": """
+        NUM_REFINE_PASSES = 100
+        GUIDANCE = 7.5
+
+
+        def sample(model):
+            return model(NUM_REFINE_PASSES, GUIDANCE)
+
+
+        if __name__ == "__main__":
+            sample(print)
+    """})
+    same = await repo.judge(complete_unit(Unit(id="i", kind="numerical", claim="Sampling: refine_passes=100")))
+    numeric = next(v for v in same.verdicts if v.judge == "numeric")
+    assert same.label == Label.ALIGNED and not numeric.certain and "related name (NUM_REFINE_PASSES)" in numeric.reason
+    other = await repo.judge(complete_unit(Unit(id="o", kind="numerical", claim="Sampling: refine_passes=250")))
+    assert other.label != Label.ALIGNED and next(v for v in other.verdicts if v.judge == "numeric").abstained
+
+
+ADAM = {"train.py": """
+    import torch
+
+
+    def main(model):
+        return torch.optim.Adam(model.parameters(), lr=2e-5, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01)
+
+
+    if __name__ == "__main__":
+        main(None)
+"""}
+
+
+async def test_tuple_elements_set_their_parameters_and_one_wrong_value_of_four_is_a_minor_deviation(small):
+    from sa_align.extract.derive import complete_unit
+
+    repo = small(ADAM)
+    right = await repo.judge(complete_unit(Unit(id="r", kind="numerical", claim="Adam: lr=2e-5, beta1=0.9, beta2=0.999, eps=1e-8")))
+    assert right.label == Label.ALIGNED
+    assert "((0.9, 0.999)[1])" in next(v.reason for v in right.verdicts if v.judge == "numeric")
+    wrong = await repo.judge(complete_unit(Unit(id="w", kind="numerical", claim="Adam: lr=2e-5, beta1=0.95, eps=1e-8, weight_decay=0.01")))
+    assert wrong.label == Label.MISMATCHED and wrong.score == 0.75
+
+
+async def test_a_free_text_parameter_left_unchecked_blocks_aligned(small):
+    from sa_align.extract.derive import complete_unit
+
+    unit = complete_unit(Unit(id="u", kind="numerical", claim="Adam: lr=2e-5, warmup_ratio=0.06"))
+    verdict = judge_numeric(small(ADAM).context(unit))
+    assert verdict.abstained and "could not be checked" in verdict.reason

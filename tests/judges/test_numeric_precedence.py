@@ -83,7 +83,8 @@ def test_the_same_name_in_another_function_is_another_variable(small):
     files = _fill(CONFIG_THEN_LITERAL, "0.0003", "cfg['lr']")
     files["probe.py"] = "def probe():\n    lr = 0.01\n    return lr\n"
     verdict = judge_numeric(small(files).context(LR))
-    assert verdict.label == Label.ALIGNED and not verdict.certain, verdict.reason
+    # `probe` is never called: its `lr` sets nothing, so the configured value alone decides.
+    assert verdict.label == Label.ALIGNED, verdict.reason
     assert [str(e) for e in verdict.evidence] == ["config.yaml:1"]
 
 
@@ -144,4 +145,6 @@ def test_an_override_in_a_function_nothing_calls_takes_no_effect(small):
             main()
     '''
     verdict = judge_numeric(small(files).context(LR))
-    assert verdict.label == Label.ALIGNED, verdict.reason
+    # Neither the override nor the default in `debug_args` runs: the value is no finding either way.
+    assert verdict.label != Label.MISMATCHED and verdict.abstained, verdict.reason
+    assert "only in code nothing that runs calls: `debug_args`" in verdict.reason

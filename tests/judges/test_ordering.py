@@ -38,3 +38,53 @@ def test_a_step_fragment_without_words_is_not_a_step():
     assert located_steps(order) == ["draw x from N(0", "run the reverse steps"]
     # Two real steps and three hints no longer pair hints with steps by position.
     assert all(len(m) == 1 for m in step_matchers(order, ["a", "b", "c"]))
+
+
+async def test_steps_are_judged_only_where_code_performs_them(small):
+    repo = small({"train.py": """
+        import torch
+
+
+        def save_checkpoint(model, optimizer, scheduler, path):
+            state = {
+                "scheduler": scheduler.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "model": model.state_dict(),
+            }
+            torch.save(state, path)
+
+
+        def train_step(model, optimizer, scheduler, batch):
+            loss = model(batch).mean()
+            loss.backward()
+            optimizer.step()
+            scheduler.step()
+
+
+        def load_images(folder):
+            return sorted(folder.glob("*.png"))
+
+
+        def accuracy(logits, labels):
+            return (logits.argmax(-1) == labels).float().mean()
+
+
+        def log_metrics(writer, values):
+            for key, value in values.items():
+                writer.add_scalar(key, value)
+
+
+        if __name__ == "__main__":
+            train_step(None, None, None, None)
+            save_checkpoint(None, None, None, "ckpt.pt")
+    """})
+    unit = Unit(id="o", kind="ordering", claim="Step the optimizer, then step the scheduler.",
+                order=["step the optimizer", "step the scheduler"])
+    from sa_align.judges.ordering import judge_ordering
+
+    ctx = repo.context(unit)
+    # The saver ranks first: its keys name both steps, in the other order, but it performs neither.
+    ctx.candidates.sort(key=lambda c: c.span.symbol != "save_checkpoint")
+    assert ctx.candidates[0].span.symbol == "save_checkpoint"
+    verdict = judge_ordering(ctx)
+    assert verdict.label == Label.ALIGNED and "train_step" in verdict.reason, verdict.reason

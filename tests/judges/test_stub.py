@@ -475,3 +475,29 @@ async def test_a_setting_whose_carrier_is_deferred_is_stubbed(small):
     # A batch size is not carried by the optimizer: its absence stays the missing judge's call.
     batch = Unit(id="bs", kind="numerical", claim="The batch size is 128.", params=[Param(name="batch_size", value=128)])
     assert judge_stub(small(files).context(batch)).abstained
+
+
+async def test_an_unused_function_found_by_a_free_text_claims_words_is_no_stub(small):
+    from sa_align.extract.derive import complete_unit
+    from sa_align.judges.stub import judge_stub
+
+    repo = small({
+        "train.py": """
+            def train(model):
+                return model.fit()
+
+
+            if __name__ == "__main__":
+                train(None)
+        """,
+        "analysis.py": """
+            def spectral_energy_profile(signal, bands):
+                spectrum = abs(signal.fft())
+                return [spectrum[b].sum() for b in bands]
+        """,
+    })
+    unit = complete_unit(Unit(id="s", kind="method", claim="Compute the spectral_energy_profile of each generated signal per band"))
+    verdict = judge_stub(repo.context(unit))
+    assert verdict.abstained and "names no implementation of its own" in verdict.reason, verdict.reason
+    given = unit.model_copy(update={"derived": [], "hints": ["spectral_energy_profile"]})
+    assert judge_stub(repo.context(given)).label == Label.STUBBED

@@ -1,0 +1,126 @@
+"""Agreement with SA-Bench's judge on its published agent runs.
+
+    from sa_align.bench.sabench import run_sabench
+    result = run_sabench("/path/to/SA-Bench", EvalConfig(), out=Path("sabench-out"))
+    print(result.markdown())
+
+The dataset is a checkout of SA-Bench or a git directory of it (read at its
+commit without a work tree). By default only the development split of
+`units/bench/sabench.yaml` runs; other papers run only when named. Each run is
+evaluated with SA-Bench's claims as units (`dataset.claim_units`), and our
+decision is compared with the reference judge's level (`metrics`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sa_align.bench.sabench.dataset import RunRef, claim_units, read_scores, tables
+from sa_align.bench.sabench.metrics import SABenchMetrics, metrics_by_model, run_score, sabench_metrics
+from sa_align.bench.sabench.runner import ClaimOutcome, RunRecord, run_all
+from sa_align.bench.sabench.source import open_source
+from sa_align.config import EvalConfig
+
+__all__ = [
+    "ClaimOutcome",
+    "RunRecord",
+    "RunRef",
+    "SABenchResult",
+    "claim_units",
+    "open_source",
+    "read_scores",
+    "run_sabench",
+]
+
+
+class RunSummary(BaseModel):
+    """One run in the result: enough to compare run scores, not the per-claim dump."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    id: str
+    """`<setup>/<paper>`."""
+    model: str | None = None
+    """Reference judge model."""
+    reference_score: float | None = None
+    """SA-Bench's `overall_score`."""
+    our_score: float | None = None
+    """Our run score over decided claims."""
+    coverage: float | None = None
+    """Share of the run's claims we decided."""
+    python_lines: int = 0
+    """Python lines in the repository."""
+    seconds: float = 0.0
+    """Our evaluation time."""
+    skipped: str | None = None
+    """Why the run was skipped."""
+
+
+class SABenchResult(BaseModel):
+    """The comparison over all selected runs."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    dataset: str
+    """Where SA-Bench was read from."""
+    commit: str
+    """SA-Bench commit of the split."""
+    license: str
+    """Licences of SA-Bench's data."""
+    papers: list[str] = Field(default_factory=list)
+    """Papers run."""
+    setups: list[str] = Field(default_factory=list)
+    """Setups run."""
+    metrics: SABenchMetrics = Field(default_factory=SABenchMetrics)
+    """Every figure over all runs."""
+    by_model: dict[str, SABenchMetrics] = Field(default_factory=dict)
+    """Every figure per reference judge model."""
+    runs: list[RunSummary] = Field(default_factory=list)
+    """Per run."""
+
+    def markdown(self) -> str:
+        from sa_align.bench.sabench.render import markdown
+
+        return markdown(self)
+
+    def tables(self) -> list[Any]:
+        from rich.markdown import Markdown
+
+        return [Markdown(self.markdown())]
+
+
+def run_sabench(dataset: str | Path, config: EvalConfig | None = None, *, out: Path | None = None,
+                papers: list[str] | None = None, setups: list[str] | None = None, workers: int = 1,
+                progress: Callable[[int, int], None] | None = None) -> SABenchResult:
+    """Evaluate the selected SA-Bench runs and compare with the reference judge."""
+    config = config or EvalConfig()
+    records = run_all(dataset, config, out, papers=papers, setups=setups, workers=workers, progress=progress)
+    result = SABenchResult(
+        dataset=str(dataset), commit=tables().commit, license=tables().license,
+        papers=sorted({r.paper for r in records}), setups=sorted({r.setup for r in records}),
+        metrics=sabench_metrics(records), by_model=metrics_by_model(records),
+        runs=[_summary(r) for r in records],
+    )
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "sabench.json").write_text(json.dumps(result.model_dump(mode="json"), indent=1), encoding="utf-8")
+        (out / "sabench.md").write_text(result.markdown(), encoding="utf-8")
+    return result
+
+
+def _summary(record: RunRecord) -> RunSummary:
+    decided = [o for o in record.outcomes if o.score is not None]
+    return RunSummary(
+        id=record.id, model=record.model, reference_score=record.reference_score,
+        our_score=None if record.skipped else _round(run_score(record.outcomes)),
+        coverage=round(len(decided) / len(record.outcomes), 4) if record.outcomes else None,
+        python_lines=record.python_lines, seconds=record.seconds, skipped=record.skipped,
+    )
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)

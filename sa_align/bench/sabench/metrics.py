@@ -1,0 +1,180 @@
+"""Agreement with SA-Bench's judge: kappa, coverage, AUC, score error, confusion, run-score ranks.
+
+Plain agreement is never reported alone: about 92% of SA-Bench's claims score
+below 0.75, so a judge that never says `aligned` agrees most of the time.
+Binary decisions are "faithful" (reference >= 0.75) against our `aligned`, and
+against our score >= 0.75; both only over the claims we decided. Run scores are
+computed like SA-Bench's `overall_score` (the mean of the dimension means) over
+decided claims, and ranked against the reference beside the ranking the
+repository's Python line count alone gives on the same runs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from statistics import mean, median
+from typing import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sa_align.bench.sabench.dataset import tables
+from sa_align.bench.sabench.runner import ClaimOutcome, RunRecord
+from sa_align.models import Label
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class ClaimMetrics(_Model):
+    """Agreement over one set of claims."""
+
+    claims: int = 0
+    """Claims in the set."""
+    decided: int = 0
+    """Claims we labelled other than `undecided`."""
+    coverage: float | None = None
+    """decided / claims."""
+    reference_faithful: int = 0
+    """Decided claims the reference scores >= 0.75."""
+    said_aligned: int = 0
+    """Decided claims we called `aligned`."""
+    kappa_label: float | None = None
+    """Cohen's kappa of our `aligned` against reference >= 0.75, over decided claims."""
+    kappa_score: float | None = None
+    """Cohen's kappa of our score >= 0.75 against reference >= 0.75, over decided claims."""
+    accuracy: float | None = None
+    """Plain agreement of the label decision (never read alone: see kappa)."""
+    roc_auc: float | None = None
+    """ROC AUC of our score against reference >= 0.75 over decided claims."""
+    mean_abs_error: float | None = None
+    """Mean |our score - reference level| over decided claims."""
+
+
+class RunMetrics(_Model):
+    """Run scores against SA-Bench's `overall_score`."""
+
+    runs: int = 0
+    """Runs with at least one decided claim."""
+    spearman: float | None = None
+    """Spearman of our run scores against the reference run scores."""
+    spearman_lines: float | None = None
+    """Spearman of the repository's Python line count against the reference run scores, same runs."""
+    mean_coverage: float | None = None
+    """Mean per-run share of decided claims."""
+    median_seconds: float | None = None
+    """Median wall time of one run's evaluation."""
+    mean_seconds: float | None = None
+    """Mean wall time of one run's evaluation."""
+
+
+class SABenchMetrics(_Model):
+    """Every figure over one set of runs (all runs, or the runs of one reference judge model)."""
+
+    overall: ClaimMetrics = Field(default_factory=ClaimMetrics)
+    """All claims."""
+    by_dimension: dict[str, ClaimMetrics] = Field(default_factory=dict)
+    """Per SA-Bench dimension."""
+    confusion: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Our label -> reference level -> claims (every claim, undecided included)."""
+    run: RunMetrics = Field(default_factory=RunMetrics)
+    """Run-level agreement."""
+
+
+def claim_metrics(outcomes: Sequence[ClaimOutcome]) -> ClaimMetrics:
+    at = tables().faithful_at
+    decided = [o for o in outcomes if o.label != Label.UNDECIDED and o.score is not None]
+    m = ClaimMetrics(claims=len(outcomes), decided=len(decided))
+    if not outcomes:
+        return m
+    m.coverage = round(len(decided) / len(outcomes), 4)
+    if not decided:
+        return m
+    truth = [int(o.reference >= at) for o in decided]
+    by_label = [int(o.label == Label.ALIGNED) for o in decided]
+    by_score = [int(o.score >= at) for o in decided]
+    m.reference_faithful, m.said_aligned = sum(truth), sum(by_label)
+    m.kappa_label, m.kappa_score = _kappa(truth, by_label), _kappa(truth, by_score)
+    m.accuracy = round(sum(a == b for a, b in zip(truth, by_label)) / len(truth), 4)
+    m.roc_auc = _auc(truth, [o.score for o in decided])
+    m.mean_abs_error = round(mean(abs(o.score - o.reference) for o in decided), 4)
+    return m
+
+
+def _kappa(truth: list[int], pred: list[int]) -> float | None:
+    n = len(truth)
+    po = sum(a == b for a, b in zip(truth, pred)) / n
+    pt, pp = sum(truth) / n, sum(pred) / n
+    pe = pt * pp + (1 - pt) * (1 - pp)
+    if pe >= 1:
+        return None  # one class only on both sides: kappa is undefined
+    return round((po - pe) / (1 - pe), 4)
+
+
+def _auc(truth: list[int], scores: list[float]) -> float | None:
+    if len(set(truth)) < 2:
+        return None
+    from sklearn.metrics import roc_auc_score
+
+    return round(float(roc_auc_score(truth, scores)), 4)
+
+
+def run_score(outcomes: Sequence[ClaimOutcome]) -> float | None:
+    """SA-Bench's run score over decided claims: the mean of the dimension means."""
+    by_dim: dict[str, list[float]] = defaultdict(list)
+    for o in outcomes:
+        if o.label != Label.UNDECIDED and o.score is not None:
+            by_dim[o.dimension].append(o.score)
+    return mean(mean(v) for v in by_dim.values()) if by_dim else None
+
+
+def run_metrics(records: Sequence[RunRecord]) -> RunMetrics:
+    done = [r for r in records if r.skipped is None and r.reference_score is not None]
+    scored = [(r, run_score(r.outcomes)) for r in done]
+    scored = [(r, s) for r, s in scored if s is not None]
+    m = RunMetrics(runs=len(scored))
+    if done:
+        m.mean_coverage = round(mean(_coverage(r) for r in done), 4)
+        m.median_seconds = round(median(r.seconds for r in done), 3)
+        m.mean_seconds = round(mean(r.seconds for r in done), 3)
+    if len(scored) >= 3:
+        ref = [r.reference_score for r, _ in scored]
+        m.spearman = _spearman([s for _, s in scored], ref)
+        m.spearman_lines = _spearman([float(r.python_lines) for r, _ in scored], ref)
+    return m
+
+
+def _coverage(record: RunRecord) -> float:
+    if not record.outcomes:
+        return 0.0
+    return sum(o.label != Label.UNDECIDED for o in record.outcomes) / len(record.outcomes)
+
+
+def _spearman(a: list[float], b: list[float]) -> float | None:
+    from scipy.stats import spearmanr
+
+    rho = spearmanr(a, b).statistic
+    return None if rho is None or math.isnan(rho) else round(float(rho), 4)
+
+
+def confusion(outcomes: Sequence[ClaimOutcome]) -> dict[str, dict[str, int]]:
+    counts = Counter((o.label.value, f"{o.reference:g}") for o in outcomes)
+    levels = [f"{lv:g}" for lv in tables().levels]
+    return {label.value: {lv: counts.get((label.value, lv), 0) for lv in levels} for label in Label}
+
+
+def sabench_metrics(records: Sequence[RunRecord]) -> SABenchMetrics:
+    outcomes = [o for r in records for o in r.outcomes]
+    dims = sorted({o.dimension for o in outcomes})
+    return SABenchMetrics(
+        overall=claim_metrics(outcomes),
+        by_dimension={d: claim_metrics([o for o in outcomes if o.dimension == d]) for d in dims},
+        confusion=confusion(outcomes),
+        run=run_metrics(records),
+    )
+
+
+def metrics_by_model(records: Sequence[RunRecord]) -> dict[str, SABenchMetrics]:
+    models = sorted({r.model for r in records if r.model})
+    return {m: sabench_metrics([r for r in records if r.model == m]) for m in models}

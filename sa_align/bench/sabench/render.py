@@ -1,0 +1,69 @@
+"""The SA-Bench comparison as Markdown: one table of claim figures, one of run figures, the confusion."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sa_align.bench.sabench import SABenchResult
+    from sa_align.bench.sabench.metrics import ClaimMetrics, SABenchMetrics
+
+
+def _f(x: float | None, digits: int = 3) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _claim_row(name: str, m: "ClaimMetrics") -> str:
+    return (f"| {name} | {m.claims} | {m.decided} | {_f(m.coverage, 2)} | {m.reference_faithful} | {m.said_aligned} "
+            f"| {_f(m.kappa_label)} | {_f(m.kappa_score)} | {_f(m.roc_auc)} | {_f(m.mean_abs_error)} |")
+
+
+def _claims_table(m: "SABenchMetrics") -> list[str]:
+    lines = [
+        "| claims | n | decided | coverage | ref >= 0.75 (decided) | we say aligned | kappa (label) | kappa (score) | ROC AUC | mean abs. error |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        _claim_row("all", m.overall),
+    ]
+    lines += [_claim_row(dim, dm) for dim, dm in m.by_dimension.items()]
+    return lines
+
+
+def _run_lines(m: "SABenchMetrics") -> list[str]:
+    r = m.run
+    return [
+        f"- runs scored: {r.runs}; mean per-run coverage {_f(r.mean_coverage, 2)}",
+        f"- run-score Spearman {_f(r.spearman)} (Python line count alone: {_f(r.spearman_lines)})",
+        f"- seconds per run: median {_f(r.median_seconds, 2)}, mean {_f(r.mean_seconds, 2)}",
+    ]
+
+
+def _confusion(m: "SABenchMetrics") -> list[str]:
+    levels = next(iter(m.confusion.values()), {})
+    lines = ["| our label \\ reference | " + " | ".join(levels) + " |", "|---" * (len(levels) + 1) + "|"]
+    for label, row in m.confusion.items():
+        if any(row.values()):
+            lines.append(f"| {label} | " + " | ".join(str(v) for v in row.values()) + " |")
+    return lines
+
+
+def _section(title: str, m: "SABenchMetrics") -> list[str]:
+    return [f"## {title}", "", *_claims_table(m), "", *_run_lines(m), "", *_confusion(m), ""]
+
+
+def markdown(result: "SABenchResult") -> str:
+    skipped = [r for r in result.runs if r.skipped]
+    lines = [
+        "# Agreement with SA-Bench's judge",
+        "",
+        f"SA-Bench {result.commit} ({result.license}); {len(result.runs)} runs of {len(result.papers)} papers "
+        f"x {len(result.setups)} setups; {len(skipped)} skipped.",
+        "Binary decisions: reference >= 0.75 against our `aligned` (kappa (label)) and our score >= 0.75 "
+        "(kappa (score)), over decided claims only.",
+        "",
+        *_section("All runs", result.metrics),
+    ]
+    for model, m in result.by_model.items():
+        lines += _section(f"Runs judged by {model}", m)
+    if skipped:
+        lines += ["## Skipped runs", ""] + [f"- `{r.id}`: {r.skipped}" for r in skipped] + [""]
+    return "\n".join(lines)

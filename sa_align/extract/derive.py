@@ -1,0 +1,200 @@
+"""Checkable fields for units that arrive as free text: parameters, entities, steps, hints.
+
+A unit from SA-Bench, PaperBench, a user's units file or an LLM extractor often
+has only a claim ("Adam optimizer: lr=2e-5, beta1=0.95, eps=1e-8"). The paper
+extractor's rules run on its claim and quote as if they were a tiny paper, and
+`units/extract/derive.yaml` adds the notations free-text claims use: `key=value`
+settings, arrow chains and numbered steps, identifier-shaped words as hints.
+Only empty fields are filled, and each filled field is named in `Unit.derived`
+so a report can say where it came from.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, Iterable
+
+from sa_align.models import Param, Unit, UnitKind
+from sa_align.resources import load_yaml
+
+_VALUE = r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d[\d_]*\.?\d*|\.\d+)(?:\s*[eE][-+\u2212]?\d+|\s*[x×]\s*10\^?\{?[-\u2212]?\d+\}?)?%?[kKM]?"
+_TUPLE = rf"\(\s*{_VALUE}(?:\s*,\s*{_VALUE})+\s*\)"
+_KEY = r"[A-Za-z\u0370-\u03ff][\w\u0370-\u03ff.\-]*"
+_IDENT_HINT = re.compile(r"\b(?:[a-z]+(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)\b")
+
+
+@lru_cache(maxsize=1)
+def _tables() -> dict[str, Any]:
+    return load_yaml("extract/derive.yaml")
+
+
+@lru_cache(maxsize=1)
+def _assignment_re() -> re.Pattern[str]:
+    seps = "|".join(re.escape(s) for s in _tables()["assignment"]["separators"])
+    return re.compile(rf"(?<![\w.])(?P<key>{_KEY})\s*(?:{seps})\s*(?P<value>{_TUPLE}|{_VALUE})(?![\w.])")
+
+
+def complete_units(units: Iterable[Unit]) -> list[Unit]:
+    """Every unit with its empty checkable fields filled from its own text, when the text states them."""
+    return [complete_unit(u) for u in units]
+
+
+def complete_unit(unit: Unit) -> Unit:
+    text = _text(unit)
+    if not text or unit.derived:
+        return unit
+    found = _rule_fields(text)
+    updates: dict[str, Any] = {}
+    if unit.kind == UnitKind.NUMERICAL and not unit.params:
+        written = assignment_params(text, found["params"]) + heading_params(text)
+        # A setting written as `name=value` is explicit; the prose rules' reading of the same name yields.
+        named = {p.name for p in written}
+        params = _merge_params([p for p in found["params"] if p.name not in named], written)
+        if params:
+            updates["params"] = params
+    if unit.kind == UnitKind.PROTOCOL and not unit.entities and found["entities"]:
+        updates["entities"] = found["entities"]
+    if unit.kind == UnitKind.ORDERING and not unit.order:
+        steps = found["order"] or text_steps(text)
+        if len(steps) >= 2:
+            updates["order"] = steps
+    if not unit.hints:
+        hints = list(dict.fromkeys(found["hints"] + identifier_hints(text)))[: _tables()["hints"]["max"]]
+        if hints:
+            updates["hints"] = hints
+    if not updates:
+        return unit
+    return unit.model_copy(update={**updates, "derived": sorted(updates)})
+
+
+def _text(unit: Unit) -> str:
+    parts = [unit.claim.strip()]
+    if unit.quote and unit.quote.strip() not in unit.claim:
+        parts.append(unit.quote.strip())
+    return "\n\n".join(p for p in parts if p)
+
+
+def _rule_fields(text: str) -> dict[str, list]:
+    """What the paper extractor's rules read from `text` as a one-paragraph paper."""
+    from sa_align.extract.rules import rule_units
+    from sa_align.paper.loader import paper_from_text
+
+    try:
+        units = rule_units(paper_from_text(text, format="text"))
+    except Exception:  # free text is untrusted: a rule that trips on it contributes nothing
+        units = []
+    return {
+        "params": [p for u in units for p in u.params],
+        "entities": list(dict.fromkeys(e for u in units for e in u.entities)),
+        "order": next((u.order for u in units if len(u.order) >= 2), []),
+        "hints": list(dict.fromkeys(h for u in units for h in u.hints)),
+    }
+
+
+def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
+    """`lr=2e-5`, `H_Enc=5`, `betas=(0.9, 0.999)`: settings written as code in the claim.
+
+    A key the rules already bound (`weight decay=1e-4` read as `weight_decay`) is not
+    read again as its last word (`decay`).
+    """
+    from sa_align.aliases import canonical_param
+    from sa_align.numbers import parse_quantity
+
+    out = []
+    for m in _assignment_re().finditer(text):
+        key = m.group("key").strip(".-")
+        canon = canonical_param(key)
+        if not _named(key, canon, m.group(0)) or _already(key, m.group("value"), known):
+            continue
+        raw = m.group("value")
+        items = [parse_quantity(v) for v in raw.strip("()").split(",")] if raw.startswith("(") else [parse_quantity(raw)]
+        if not items or any(q is None for q in items):
+            continue
+        name = canon or _ascii_name(key)
+        values = [q.scalar() for q in items]
+        param = Param(name=name, surface=key, value=values[0], text=raw) if len(values) == 1 else \
+            Param(name=name, surface=key, values=values, shape="sequence", text=raw)
+        out.append(param)
+    return out
+
+
+_HEADING = re.compile(rf"(?P<phrase>[^:;\n]{{3,120}}):\s*(?P<value>{_VALUE})(?:\s*[x×]\s*(?P=value))?\s*(?=$|[;,.(\n])")
+
+
+def heading_params(text: str) -> list[Param]:
+    """`Training iterations for Experiment C.3: 3000`, `image size for phase 1: 128x128`: a claim that
+    names one setting in a heading and gives its value after the colon."""
+    from sa_align.aliases import find_param_mentions
+    from sa_align.numbers import parse_quantity
+
+    out = []
+    for m in _HEADING.finditer(text):
+        phrase = re.sub(r"\([^()]*\)", " ", m.group("phrase"))
+        mentions = find_param_mentions(phrase)
+        q = parse_quantity(m.group("value"))
+        if mentions and q is not None and isinstance(mentions[-1].target, str):
+            last = mentions[-1]
+            out.append(Param(name=last.target, surface=last.surface, value=q.scalar(), text=m.group(0).split(":", 1)[1].strip()))
+    return out
+
+
+def _named(key: str, canon: str | None, match: str) -> bool:
+    """Whether `key` names a parameter: known to the alias tables, or shaped like code and set with `=`."""
+    table = _tables()["assignment"]
+    if key.lower() in table["not_names"]:
+        return False
+    if canon is not None:
+        return True
+    code_like = bool(re.search(r"[_\d\u0370-\u03ff]|[a-z][A-Z]", key))
+    return len(key) >= table["min_unknown_length"] and (code_like or "=" in match)
+
+
+def _already(key: str, raw: str, known) -> bool:
+    from sa_align.numbers import parse_number
+
+    value = parse_number(raw) if not raw.startswith("(") else None
+    return any(p.value is not None and value is not None and abs(float(p.value) - value) <= 1e-12 * max(1.0, abs(value))
+               and p.surface and key.lower() in p.surface.lower() for p in known)
+
+
+def _ascii_name(key: str) -> str:
+    from sa_align.aliases import GREEK_NAMES
+
+    return re.sub(r"\W+", "_", key.translate(str.maketrans(GREEK_NAMES))).strip("_").lower()
+
+
+def _merge_params(*groups: list[Param]) -> list[Param]:
+    seen: dict[tuple, Param] = {}
+    for group in groups:
+        for p in group:
+            key = (p.name, p.value, tuple(p.values))
+            seen.setdefault(key, p)
+    return list(seen.values())
+
+
+def text_steps(text: str) -> list[str]:
+    """Steps of an arrow chain (`a -> b -> c`) or of a numbered list (`(1) a (2) b`)."""
+    table = _tables()["order"]
+    limit = table["max_step_chars"]
+    arrows = "|".join(re.escape(a) for a in sorted(table["arrows"], key=len, reverse=True))
+    marks = list(re.finditer(table["numbered"], text))
+    if len(marks) >= 2:
+        # Numbered steps are the clearest boundaries; arrows between them are only joints.
+        bounds = [m.start() for m in marks] + [len(text)]
+        parts = [_step(re.sub(arrows, " ", text[marks[i].end():bounds[i + 1]]), limit) for i in range(len(marks))]
+    else:
+        parts = [_step(p, limit) for p in re.split(arrows, text)]
+        if parts and ":" in parts[0]:
+            parts[0] = _step(parts[0].rsplit(":", 1)[1], limit)  # "Pipeline: a -> b": the title is no step
+    parts = [p for p in parts if p]
+    return parts[: table["max_steps"]] if len(parts) >= 2 else []
+
+
+def _step(raw: str, limit: int) -> str:
+    return " ".join(raw.strip(" ;,.:").split())[:limit]
+
+
+def identifier_hints(text: str) -> list[str]:
+    """Words of the claim shaped like code identifiers (`weight_decay`, `numHeads`, `nn.GELU`)."""
+    return list(dict.fromkeys(m.group(0) for m in _IDENT_HINT.finditer(text)))

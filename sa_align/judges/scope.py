@@ -1,0 +1,113 @@
+"""Does a verdict speak for the whole claim? `aligned` on part of a free-text claim is no finding.
+
+Policy and numbers in `units/scope.yaml`. A unit whose checked field was
+derived from its own text (`Unit.derived`) may state more than that field
+carries. A value judge's `aligned` stands only when every number the claim
+states (0, 1, 2 and reference numbers such as "Table 3" aside) is a value one
+of its parameters carries; a presence judge's `aligned` (entities named in
+code, steps located in order) never stands on such a unit. Either becomes an
+abstention that says what was left unchecked, so an LLM judge, when configured,
+still decides. Failures stand (part of a claim being wrong is enough), with one
+exception: a value judge's `mismatched` on such a unit abstains when every
+value the claim states occurs somewhere in the code, since the name read from
+the claim may not be the name the code sets it under (on the development
+split 12 of 57 such claims were faithful, against 6 of 108 otherwise).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from sa_align.judges.base import abstain
+from sa_align.models import Label, Unit, Verdict
+from sa_align.resources import load_yaml
+
+_FIELD_OF = {"numeric": "params", "protocol": "entities", "ordering": "order"}
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    return load_yaml("scope.yaml")
+
+
+@lru_cache(maxsize=1)
+def _reference_re() -> re.Pattern[str]:
+    words = "|".join(re.escape(w) for w in _table()["reference_words"])
+    return re.compile(rf"\b(?:{words})\.?\s*[\[(]?\s*$", re.IGNORECASE)
+
+
+def stated_quantities(text: str) -> list[tuple[float, float]]:
+    """(value, number as written) of each value a claim states, reference numbers and 0, 1, 2 aside.
+
+    The two differ for percentages (`12.5%` -> 0.125 and 12.5): code writes either.
+    """
+    from sa_align.numbers import find_quantities
+
+    ignore = {float(v) for v in _table()["ignore_values"]}
+    out = []
+    for start, end, q in find_quantities(text):
+        if q.value in ignore or _reference_re().search(text[max(0, start - 16):start]) or _list_marker(text, start, end):
+            continue
+        out.append((q.value, q.number))
+    return out
+
+
+def _list_marker(text: str, start: int, end: int) -> bool:
+    """`(3) compare losses`, `3) compare`: the number of a step, not a value."""
+    return text[end:end + 1] == ")" and (start == 0 or text[start - 1] in "( \n")
+
+
+def stated_numbers(text: str) -> list[float]:
+    """The values a claim states, reference numbers and 0, 1, 2 aside."""
+    return [value for value, _number in stated_quantities(text)]
+
+
+def unchecked_numbers(unit: Unit) -> list[float]:
+    """Numbers of the claim that none of the unit's parameters carries."""
+    carried = [float(v) for p in unit.params for v in ([p.value] if p.value is not None else []) + list(p.values)
+               if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return [n for n in stated_numbers(unit.claim)
+            if not any(abs(n - c) <= 1e-9 * max(1.0, abs(c)) for c in carried)]
+
+
+def scoped(unit: Unit, verdict: Verdict, index=None) -> Verdict:
+    """`verdict`, or an abstention when it covers only part of a free-text claim (see the module docstring)."""
+    rule = _table()["gated"].get(verdict.judge)
+    if rule is None or verdict.abstained or _FIELD_OF[verdict.judge] not in unit.derived:
+        return verdict
+    if verdict.label == Label.MISMATCHED and rule == "every_number_checked" and index is not None:
+        return _renamed(unit, verdict, index)
+    if verdict.label != Label.ALIGNED:
+        return verdict
+    if rule == "every_number_checked":
+        rest = unchecked_numbers(unit)
+        if not rest:
+            return verdict
+        shown = ", ".join(f"{n:g}" for n in rest[:6])
+        return abstain(verdict.judge, f"{verdict.reason}; but the claim also states {shown}, which no checked parameter carries")
+    return abstain(verdict.judge, f"{verdict.reason}; but this shows only part of a claim stated in free text")
+
+
+def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
+    """A value judged different under the name read from a free-text claim may be set under
+    another: when every value the claim states occurs somewhere in the code, that is no finding."""
+    from sa_align.judges.evidence import code_numbers
+
+    stated = stated_quantities(unit.claim)
+    numbers = code_numbers(index)
+    if not stated or not all(round(v, 12) in numbers or round(n, 12) in numbers for v, n in stated):
+        return verdict
+    if not any(_elsewhere(p, index) for p in unit.params):
+        return verdict  # the values occur only as other settings of the same name (another preset): a real finding
+    return abstain(verdict.judge, f"{verdict.reason}; but every value the claim states occurs in the code, perhaps under other names")
+
+
+def _elsewhere(param, index) -> bool:
+    """The parameter's stated value is set under a name that is not the parameter's."""
+    from sa_align.judges.counts import param_sites
+    from sa_align.retrieve.params import param_index
+
+    own = {id(f) for f in param_sites(param, index)}
+    return any(id(f) not in own for f in param_index(index).value_matches(param, 1e-6))
+

@@ -1,0 +1,92 @@
+"""Values judge: does any value the claim states occur in the code at all?
+
+Names in a free-text claim are the paper's (`H_Enc`, "unrolling horizon") and
+code spells them its own way, but the numbers are the same in any notation
+(`8e-4` = `0.0008`, `12.5%` = `0.125` or `12.5`). When the claim states values
+(0, 1, 2, reference numbers such as "Table 3" and step numbers aside), none of
+them occurs as a number in any code or config file (comments and tests
+included, so only a real absence counts), and no parameter of the unit is set
+anywhere, the claim is not implemented as stated. On SA-Bench's development
+split such claims were faithfully implemented (reference >= 0.75) in 7 of 134
+numerical and 7 of 152 other claims.
+
+The claim's words only choose the label: where at least a third of what a
+non-numerical claim describes occurs in code, the code does something without
+the stated values (`mismatched`, 0.25); otherwise nothing addresses it
+(`missing`). When a third or more of the stated values, but not all, occur
+nowhere, the code does something but not what the claim states (`mismatched`
+as a key omission, 0.5, with low confidence), for the kinds `units/values.yaml`
+lists. Fewer absent, or no value stated: abstain.
+
+Fires: "SkyTimelapse: 2392 train clips / 225 test clips" in a repository with
+neither number. Must not fire: "800 training / 200 validation samples" where
+`SPLITS = {"train": 800, "val": 200}`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
+from sa_align.judges.evidence import code_numbers, code_roots
+from sa_align.judges.scope import stated_quantities
+from sa_align.judges.words import distinctive_words
+from sa_align.models import Label, UnitKind, Verdict
+from sa_align.resources import load_yaml
+from sa_align.retrieve.params import param_index
+
+NAME = "values"
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    return load_yaml("values.yaml")
+
+
+MISSING_CONFIDENCE = 0.65
+"""Below a likely stub (0.7): a placeholder that deferred the values is the more specific finding."""
+MISMATCHED_CONFIDENCE = 0.55
+"""The label rests on claim words, so it is weaker than the absence it reports."""
+PARTLY_CONFIDENCE = 0.5
+"""Some stated values are there: low, so any judge that located the claim outvotes it."""
+
+
+def judge_values(ctx: JudgeContext) -> Verdict:
+    unit = ctx.unit
+    stated = stated_quantities(unit.claim)
+    if not stated:
+        return abstain(NAME, "the claim states no value to look for")
+    numbers = code_numbers(ctx.index)
+    present = [number for value, number in stated if round(value, 12) in numbers or round(number, 12) in numbers]
+    if present:
+        partly = _partly_absent(stated, present) if unit.kind.value in _table()["partly_absent_kinds"] else None
+        return partly or abstain(
+            NAME, f"values the claim states occur in the code ({', '.join(f'{n:g}' for n in present[:4])})")
+    if any(param_index(ctx.index).sites(p) for p in unit.params):
+        return abstain(NAME, "a parameter of the unit is set in the code; the numeric judge compares it")
+    shown = ", ".join(f"{number:g}" for _value, number in stated[:6])
+    reason = f"none of the values the claim states ({shown}) occurs in any code or config file"
+    words = distinctive_words(unit)
+    found = words & code_roots(ctx.index)
+    if unit.kind != UnitKind.NUMERICAL and words and len(found) * 3 >= len(words):
+        return decide(NAME, Label.MISMATCHED,
+                      f"{reason}, though the code has what the claim describes ({', '.join(sorted(found)[:5])})",
+                      confidence=MISMATCHED_CONFIDENCE, score=0.25)
+    return decide(NAME, Label.MISSING, reason, confidence=MISSING_CONFIDENCE)
+
+
+def values_judge() -> StaticJudge:
+    """Factory: the stated-values-anywhere judge."""
+    return StaticJudge(NAME, judge_values)
+
+
+def _partly_absent(stated: list[tuple[float, float]], present: list[float]) -> Verdict | None:
+    """A third or more of the stated values occur nowhere: the code does something, but not as stated."""
+    absent = [number for (_value, number) in stated if number not in present]
+    if len(absent) * 3 < len(stated):
+        return None
+    shown = ", ".join(f"{n:g}" for n in absent[:6])
+    return decide(NAME, Label.MISMATCHED,
+                  f"{len(absent)} of the {len(stated)} values the claim states occur in no code or config file ({shown})",
+                  confidence=PARTLY_CONFIDENCE, score=0.5)
+

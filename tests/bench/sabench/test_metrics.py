@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import pytest
+
+from sa_align.bench.sabench.metrics import claim_metrics, confusion, run_metrics, run_score
+from sa_align.bench.sabench.runner import ClaimOutcome, RunRecord
+from sa_align.models import Label
+
+
+def _o(dim, ref, label, score):
+    return ClaimOutcome(claim_id="c", dimension=dim, reference=ref, label=label, score=score)
+
+
+def test_kappa_is_computed_over_decided_claims_only():
+    outcomes = [
+        _o("D1", 1.0, Label.ALIGNED, 1.0),
+        _o("D1", 0.75, Label.ALIGNED, 1.0),
+        _o("D1", 0.25, Label.MISMATCHED, 0.25),
+        _o("D1", 0.0, Label.MISSING, 0.0),
+        _o("D1", 0.0, Label.ALIGNED, 1.0),
+        _o("D2", 1.0, Label.UNDECIDED, None),
+    ]
+    m = claim_metrics(outcomes)
+    assert (m.claims, m.decided, m.coverage) == (6, 5, pytest.approx(5 / 6, abs=1e-4))
+    # truth 1,1,0,0,0 vs pred 1,1,0,0,1: po = 0.8, pe = 0.4*0.6 + 0.6*0.4 = 0.48
+    assert m.kappa_label == pytest.approx((0.8 - 0.48) / 0.52, abs=1e-4)
+    assert m.roc_auc == pytest.approx(5 / 6, abs=1e-4)
+    assert m.mean_abs_error == pytest.approx((0 + 0.25 + 0 + 0 + 1) / 5, abs=1e-4)
+
+
+def test_a_judge_that_never_says_aligned_gets_no_credit_for_plain_agreement():
+    outcomes = [_o("D3", 0.25, Label.MISSING, 0.0)] * 9 + [_o("D3", 1.0, Label.MISSING, 0.0)]
+    m = claim_metrics(outcomes)
+    assert m.accuracy == 0.9 and m.kappa_label == 0.0 and m.roc_auc == 0.5
+
+
+def test_run_score_is_the_mean_of_dimension_means_and_ranks_against_line_count():
+    outcomes = [_o("D1", 1, Label.ALIGNED, 1.0), _o("D1", 1, Label.MISSING, 0.0), _o("D2", 1, Label.ALIGNED, 1.0),
+                _o("D3", 1, Label.UNDECIDED, None)]
+    assert run_score(outcomes) == pytest.approx(0.75)
+    records = [
+        RunRecord(id=f"s{i}/p", setup=f"s{i}", paper="p", reference_score=ref, python_lines=lines, seconds=1.0,
+                  outcomes=[_o("D1", ref, Label.ALIGNED if ours else Label.MISSING, ours)])
+        for i, (ref, ours, lines) in enumerate([(0.1, 0.0, 300), (0.5, 0.5, 200), (0.9, 1.0, 100)])
+    ]
+    m = run_metrics(records)
+    assert m.runs == 3 and m.spearman == pytest.approx(1.0) and m.spearman_lines == pytest.approx(-1.0)
+    assert m.median_seconds == 1.0 and m.mean_coverage == 1.0
+
+
+def test_confusion_counts_every_claim_by_label_and_level():
+    table = confusion([_o("D1", 0.25, Label.UNDECIDED, None), _o("D1", 0.25, Label.MISSING, 0.0)])
+    assert table["undecided"]["0.25"] == 1 and table["missing"]["0.25"] == 1 and table["aligned"]["1"] == 0

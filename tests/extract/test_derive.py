@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from sa_align.extract.derive import assignment_params, complete_unit, identifier_hints, text_steps
+from sa_align.models import Param, Unit
+
+
+def _unit(kind: str, claim: str, **kw) -> Unit:
+    return Unit(id="u", kind=kind, claim=claim, **kw)
+
+
+def test_settings_written_as_code_become_parameters():
+    u = complete_unit(_unit("numerical", "Adam optimizer: lr=2e-5, beta1=0.95, eps=1e-8, weight_decay=0.01"))
+    got = {p.name: p.value for p in u.params}
+    assert got == {"learning_rate": 2e-5, "beta1": 0.95, "epsilon": 1e-8, "weight_decay": 0.01}
+    assert u.derived == ["hints", "params"] and "weight_decay" in u.hints
+
+
+def test_unknown_code_names_tuples_and_greek_keys():
+    params = {p.name: p for p in assignment_params("unroll H_enc=5; λ_Reward=0.1; betas=(0.9, 0.999)")}
+    assert params["h_enc"].value == 5 and params["lambda_reward"].value == 0.1
+    assert params["betas"].values == [0.9, 0.999] and params["betas"].shape == "sequence"
+
+
+def test_prose_before_a_colon_is_not_a_parameter_name():
+    assert assignment_params("Batch sizes for training: 16 for ODE1, Table 3: 5 runs") == []
+
+
+def test_a_two_word_setting_is_not_read_again_as_its_last_word():
+    u = complete_unit(_unit("numerical", "The encoder uses AdamW with weight decay=1e-4."))
+    assert [p.name for p in u.params] == ["weight_decay"]
+
+
+def test_given_fields_are_never_overwritten():
+    given = _unit("numerical", "lr=0.3", params=[Param(name="learning_rate", value=0.1)], hints=["lr"])
+    assert complete_unit(given) is given
+
+
+def test_steps_from_numbered_lists_and_arrow_chains():
+    numbered = "Sequence: (1) Generate images -> (2) Compute the spectrum at each step -> (3) Compare losses"
+    assert text_steps(numbered) == ["Generate images", "Compute the spectrum at each step", "Compare losses"]
+    assert text_steps("Training pipeline: pretrain encoder -> finetune head → evaluate") == [
+        "pretrain encoder", "finetune head", "evaluate"]
+    assert text_steps("Step 1: fit the prior. Step 2: sample") == ["fit the prior", "sample"]
+    assert text_steps("no order stated here") == []
+
+
+def test_protocol_entities_and_ordering_units_are_completed():
+    proto = complete_unit(_unit("protocol", "Evaluate top-1 accuracy on CIFAR-100 and ImageNet"))
+    assert {"CIFAR-100", "ImageNet"} <= set(proto.entities) and "entities" in proto.derived
+    order = complete_unit(_unit("ordering", "Warm up the critic -> train the actor"))
+    assert order.order == ["Warm up the critic", "train the actor"] and "order" in order.derived
+
+
+def test_identifier_hints():
+    assert identifier_hints("uses nn.GELU and weight_decay in the VisionTransformer, numHeads=8") == [
+        "nn.GELU", "weight_decay", "VisionTransformer", "numHeads"]
+
+
+def test_nothing_checkable_leaves_the_unit_alone():
+    u = _unit("method", "The method is simple and effective.")
+    assert complete_unit(u) == u and u.derived == []
+
+
+def test_a_setting_named_in_a_heading_takes_the_value_after_the_colon():
+    from sa_align.extract.derive import heading_params
+
+    assert [(p.name, p.value) for p in heading_params("Training iterations for Experiment C.3 (varying kernels): 3000")] == [
+        ("max_steps", 3000)]
+    assert [(p.name, p.value) for p in heading_params("Low-resolution image size for Phase 1: 128x128 (half)")] == [
+        ("image_size", 128)]
+    assert heading_params("Evaluation protocol: 5 seeds per task, see below") == []
+
+
+def test_values_end_before_the_comma_that_separates_settings():
+    got = {p.name: p.value for p in assignment_params("inference_steps=100, total_images=82,783, lr=1e-4")}
+    assert got["sampling_steps"] == 100 and got["total_images"] == 82783 and got["learning_rate"] == 1e-4

@@ -1,0 +1,89 @@
+"""Scope gate: `aligned` on part of a free-text claim is an abstention; failures stand."""
+
+from __future__ import annotations
+
+from sa_align.extract.derive import complete_unit
+from sa_align.judges.base import decide
+from sa_align.judges.scope import scoped, stated_numbers, unchecked_numbers
+from sa_align.models import Label, Param, Unit
+
+TRAIN = {
+    "train.py": """
+        import torch
+
+
+        def main(model):
+            optimizer = torch.optim.AdamW(model.parameters(), lr=8e-4, weight_decay=0.03)
+            return optimizer
+
+
+        if __name__ == "__main__":
+            main(None)
+    """,
+}
+
+
+def _free(kind: str, claim: str) -> Unit:
+    return complete_unit(Unit(id="u", kind=kind, claim=claim))
+
+
+def test_reference_numbers_and_small_integers_are_not_stated_values():
+    assert stated_numbers("AdamW (Table 3, Appendix B.1): lr=8e-4, 2 stages, warm-up 8000 steps (Eq. 4)") == [8e-4, 8000]
+
+
+def test_numbers_no_parameter_carries_are_unchecked():
+    unit = _free("numerical", "AdamW: lr=8e-4, weight_decay=0.03; evaluation on 30000 prompts of 77 tokens")
+    assert unchecked_numbers(unit) == [30000, 77]
+
+
+async def test_value_judge_aligned_on_part_of_the_claim_abstains(small):
+    repo = small(TRAIN)
+    partial = await repo.judge(_free("numerical", "AdamW: lr=8e-4, weight_decay=0.03, 30000 evaluation prompts"))
+    assert partial.label == Label.UNDECIDED
+    numeric = next(v for v in partial.verdicts if v.judge == "numeric")
+    assert numeric.abstained and "also states 30000" in numeric.reason
+    whole = await repo.judge(_free("numerical", "AdamW optimizer: lr=8e-4, weight_decay=0.03"))
+    assert whole.label == Label.ALIGNED
+
+
+async def test_failures_on_part_of_the_claim_stand(small):
+    result = await small(TRAIN).judge(_free("numerical", "AdamW: lr=1e-4, weight_decay=0.03, 30000 prompts"))
+    assert result.label == Label.MISMATCHED
+
+
+def test_presence_judges_never_align_a_derived_unit_and_given_fields_are_trusted():
+    derived = _free("protocol", "Evaluate on CIFAR-100 with the full augmentation pipeline and 5 seeds")
+    vote = decide("protocol", Label.ALIGNED, "the code uses CIFAR-100", confidence=0.8)
+    assert scoped(derived, vote).abstained
+    given = Unit(id="g", kind="protocol", claim="Evaluate on CIFAR-100", entities=["CIFAR-100"])
+    assert scoped(given, vote) is vote
+    failure = decide("protocol", Label.MISSING, "no code uses CIFAR-100", confidence=0.8)
+    assert scoped(derived, failure) is failure
+
+
+def test_a_unit_with_given_params_is_not_gated():
+    unit = Unit(id="n", kind="numerical", claim="lr 0.1 for 90 epochs", params=[Param(name="learning_rate", value=0.1)])
+    vote = decide("numeric", Label.ALIGNED, "lr matches", confidence=1.0)
+    assert scoped(unit, vote) is vote
+
+
+async def test_a_different_value_under_the_claims_name_is_no_finding_when_every_stated_value_is_elsewhere(small):
+    repo = small({"train.py": """
+        import torch
+
+        GLOBAL_BATCH = 288
+
+
+        def main(model):
+            batch_size = 8
+            return torch.optim.AdamW(model.parameters(), lr=8e-4), batch_size, GLOBAL_BATCH
+
+
+        if __name__ == "__main__":
+            main(None)
+    """})
+    renamed = await repo.judge(_free("numerical", "Stage 1: batch_size=288"))
+    numeric = next(v for v in renamed.verdicts if v.judge == "numeric")
+    assert renamed.label == Label.UNDECIDED and "perhaps under other names" in numeric.reason
+    wrong = await repo.judge(_free("numerical", "Stage 1: batch_size=512"))
+    assert wrong.label == Label.MISMATCHED

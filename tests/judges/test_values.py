@@ -1,0 +1,48 @@
+"""Values judge: a claim none of whose stated values occurs anywhere is not implemented as stated."""
+
+from __future__ import annotations
+
+from sa_align.judges.values import judge_values
+from sa_align.models import Label, Param, Unit
+
+DATA = {"data.py": "SPLITS = {'train': 800, 'val': 200}\n\n\ndef load_split(name):\n    return SPLITS[name] * 0.5\n"}
+
+
+def test_no_stated_value_anywhere_is_missing(small):
+    repo = small(DATA)
+    verdict = judge_values(repo.context(Unit(id="a", kind="numerical", claim="SkyTimelapse: 2392 train clips / 225 test clips")))
+    assert verdict.label == Label.MISSING and "(2392, 225)" in verdict.reason
+
+
+def test_a_value_that_occurs_anywhere_abstains(small):
+    repo = small(DATA)
+    verdict = judge_values(repo.context(Unit(id="p", kind="numerical", claim="800 training and 200 validation samples (80/20)")))
+    assert verdict.abstained and "800" in verdict.reason
+
+
+def test_percentages_match_either_notation_and_reference_numbers_do_not_count(small):
+    repo = small({"mix.py": "IMAGE_SHARE = 12.5\n\n\ndef share():\n    return IMAGE_SHARE\n"})
+    assert judge_values(repo.context(Unit(id="m", kind="numerical", claim="Mix 12.5% images (Table 3)"))).abstained
+    steps = Unit(id="s", kind="ordering", claim="(3) evaluate after step (4) on section 7")
+    assert "no value" in judge_values(repo.context(steps)).reason
+
+
+def test_a_set_parameter_is_left_to_the_numeric_judge(small):
+    repo = small({"train.py": "def main():\n    lr = 0.3\n    return lr\n"})
+    unit = Unit(id="l", kind="numerical", claim="lr 0.1 and 77 warm-up steps", params=[Param(name="learning_rate", value=0.1)])
+    assert "numeric judge" in judge_values(repo.context(unit)).reason
+
+
+def test_a_method_whose_subject_is_there_without_its_values_is_mismatched(small):
+    repo = small({"loss.py": "def focal_loss(probs, targets, focusing):\n    return ((1 - probs) ** focusing) * targets\n"})
+    unit = Unit(id="f", kind="method", claim="Focal loss with focusing parameter gamma = 5 down-weights easy targets")
+    verdict = judge_values(repo.context(unit))
+    assert verdict.label == Label.MISMATCHED and verdict.score == 0.25 and "focal" in verdict.reason
+
+
+def test_a_third_or_more_of_the_values_absent_is_a_key_omission(small):
+    repo = small(DATA)
+    verdict = judge_values(repo.context(Unit(id="s", kind="protocol", claim="Split of 800 and 200 samples, 19 tasks, 1000 images")))
+    assert verdict.label == Label.MISMATCHED and verdict.score == 0.5 and "2 of the 4 values" in verdict.reason
+    few = judge_values(repo.context(Unit(id="f", kind="protocol", claim="Split of 800 and 200 samples at rate 0.5, with 19 tasks")))
+    assert few.abstained
