@@ -45,8 +45,10 @@ def _child(repo: str, cache: str) -> None:
 
 def _run(checkout: Path, repo: Path, cache: Path) -> dict:
     env = {**os.environ, "PYTHONPATH": str(checkout), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-    out = subprocess.run([sys.executable, __file__, "--child", str(repo), str(cache)], check=True,
+    out = subprocess.run([sys.executable, __file__, "--child", str(repo), str(cache)],
                          capture_output=True, text=True, env=env, cwd=checkout)
+    if out.returncode != 0:
+        raise SystemExit(f"the measurement failed:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
