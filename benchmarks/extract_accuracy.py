@@ -1,6 +1,10 @@
 """Numerical recall and precision of the offline rule extractor against the benchmark cases' gold units.
 
     python benchmarks/extract_accuracy.py [--cases benchmarks/cases] [--verbose]
+    python benchmarks/extract_accuracy.py --sabench /path/to/SA-Bench [--papers mrq,olmoe] [--verbose]
+
+The second form measures against SA-Bench's reviewed claims on its development papers
+(`benchmarks/sabench_claims.py` says what is counted).
 
 Every param of a gold `numerical` unit in `<case>/units.yaml` is one gold item; every param of
 an extracted numerical or protocol unit (seeds, runs) is one predicted item. Tuple names are split into their parts
@@ -21,12 +25,14 @@ from pathlib import Path
 import yaml
 
 from sa_align.aliases import canonical_param, param_components
+from sa_align.config import EvalConfig
 from sa_align.extract import extract_units
 from sa_align.models import Param, UnitKind
 from sa_align.numbers import values_equal
 from sa_align.paper import load_paper
 
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
 Item = tuple[str, tuple]
 
 
@@ -73,7 +79,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=Path, default=ROOT / "cases")
     ap.add_argument("--verbose", action="store_true", help="list missed gold items and unmatched predictions")
+    ap.add_argument("--sabench", type=Path, help="SA-Bench checkout or git directory: score against its claims")
+    ap.add_argument("--papers", help="comma-separated development papers (default: all 20)")
+    ap.add_argument("--setup", default="claude-sonnet", help="SA-Bench run whose paper copy and claims are read")
+    ap.add_argument("--max-units", type=int, default=80, help="unit budget per paper (0: no budget)")
     args = ap.parse_args(argv)
+    if args.sabench:
+        return sabench_main(args)
     cases = sorted(d for d in args.cases.iterdir() if (d / "case.yaml").is_file())
     if not cases:
         print(f"no cases under {args.cases}", file=sys.stderr)
@@ -97,6 +109,39 @@ def main(argv: list[str] | None = None) -> int:
             totals[i] += n
     gold, pred, recalled, correct = totals
     print(f"{'total':<16}{gold:>6}{pred:>6}{recalled / max(gold, 1):>9.1%}{correct / max(pred, 1):>11.1%}")
+    return 0
+
+
+
+def sabench_main(args: argparse.Namespace) -> int:
+    """Numerical and entity recall, unit counts and off-limits quotes against SA-Bench's claims."""
+    from sabench_claims import dev_papers, load, score_paper
+
+    papers = args.papers.split(",") if args.papers else list(dev_papers())
+    tot = [0, 0, 0, 0, 0]
+    ratios = []
+    print(f"{'paper':<34}{'pairs':>6}{'recall':>8}{'ents':>6}{'recall':>8}{'units':>7}{'claims':>7}{'ratio':>7}{'off':>5}")
+    for name in papers:
+        markdown, claims = load(args.sabench, name, args.setup)
+        # Commits before the unit budget have no `max_units`; they are measured as they were.
+        budget = {"max_units": args.max_units or None} if "max_units" in EvalConfig.model_fields else {}
+        config = EvalConfig(**budget)
+        s = score_paper(name, markdown, claims, lambda paper: extract_units(paper, config))
+        ratio = s.units / max(s.claims, 1)
+        ratios.append(ratio)
+        rec = len(s.recalled) / max(len(s.pairs), 1)
+        erec = len(s.entities_found) / max(len(s.entities), 1)
+        print(f"{name:<34}{len(s.pairs):>6}{rec:>8.1%}{len(s.entities):>6}{erec:>8.1%}{s.units:>7}{s.claims:>7}{ratio:>7.2f}{s.off_limits:>5}")
+        if args.verbose:
+            for p in s.pairs:
+                if p not in s.recalled:
+                    print(f"    missed    {p[1]:g}  <- {p[0]}")
+        for i, n in enumerate((len(s.pairs), len(s.recalled), len(s.entities), len(s.entities_found), s.off_limits)):
+            tot[i] += n
+    within = sum(0.5 <= r <= 2 for r in ratios)
+    print(f"numerical recall {tot[1]}/{tot[0]} = {tot[1] / max(tot[0], 1):.1%}; "
+          f"D3 entity recall {tot[3]}/{tot[2]} = {tot[3] / max(tot[2], 1):.1%}; "
+          f"units within 0.5x-2x of the claim count: {within}/{len(ratios)}; off-limits quotes: {tot[4]}")
     return 0
 
 

@@ -38,10 +38,14 @@ _LAZY = {
     "save_units": "sa_align.unitsfile",
     "extract_units": "sa_align.extract",
     "build_index": "sa_align.index",
+    "diff_reports": "sa_align.diff",
+    "audit_history": "sa_align.history",
 }
 
 if TYPE_CHECKING:
     from sa_align.config import EvalConfig, IndexConfig, ModelSpec
+    from sa_align.diff import diff_reports
+    from sa_align.history import audit_history
     from sa_align.errors import (
         BudgetExceeded, InputError, LLMConfigError, LLMError, LLMGiveUp,
         PaperError, RepoError, SaAlignError, UnitsFileError,
@@ -89,7 +93,9 @@ __all__ = [
     "UnitsFileError",
     "Verdict",
     "__version__",
+    "audit_history",
     "build_index",
+    "diff_reports",
     "evaluate",
     "evaluate_async",
     "extract_units",

@@ -99,6 +99,9 @@ def _params() -> _ParamTables:
             index.setdefault(normalize_key(surface), canonical)
         for surface in [canonical, *paper, *(c for c in code if "_" in c or any(ch.isdigit() for ch in c))]:
             paper_keys.setdefault(normalize_key(surface), canonical)
+        for surface in paper:
+            # The prose scan joins words as written (`step size` -> `stepsize`), without expanding abbreviations.
+            paper_keys.setdefault(_NON_KEY.sub("", surface.translate(_GREEK_TABLE).lower()), canonical)
     symbols = {normalize_key(k): v for k, v in (data.get("symbols") or {}).items()}
     return _ParamTables(index, aliases, paper_keys, symbols)
 

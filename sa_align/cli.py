@@ -1,6 +1,7 @@
 """The `sa-align` command.
 
-Exit codes: 0 success; 1 the mean score is below `--fail-under`; 2 bad input or usage.
+Exit codes: 0 success; 1 the mean score is below `--fail-under`; 2 bad input or usage;
+3 `diff --fail-on regression` found a unit whose score fell.
 Only typer is imported at module level so `sa-align --help` starts fast; each
 command imports what it needs.
 """
@@ -13,7 +14,7 @@ from typing import List, Optional
 
 import typer
 
-EXIT_OK, EXIT_BELOW, EXIT_INPUT = 0, 1, 2
+EXIT_OK, EXIT_BELOW, EXIT_INPUT, EXIT_REGRESSION = 0, 1, 2, 3
 
 app = typer.Typer(
     name="sa-align",
@@ -138,6 +139,7 @@ def extract(
     paper: Path = typer.Argument(..., help="Paper file."),
     output: Path = typer.Option(Path("units.yaml"), "--output", "-o", help="Units file to write (.yaml or .json)."),
     extractor: Optional[List[str]] = typer.Option(None, "--extractor", "-e", help="LLM extractor model; repeatable. None: offline rules."),
+    max_units: int = typer.Option(80, "--max-units", min=0, help="Units kept, the most checkable and central first; 0 keeps all."),
 ) -> None:
     """Extract units from PAPER into an editable units file (pass it back with `evaluate --units`)."""
     import asyncio
@@ -151,7 +153,7 @@ def extract(
 
     try:
         loaded = load_paper(paper)
-        config = EvalConfig(extractors=extractor or [])
+        config = EvalConfig(extractors=extractor or [], max_units=max_units or None)
         extraction = asyncio.run(extract_async(loaded, config, make_client(config)))
     except InputError as exc:
         raise _fail(str(exc))
@@ -277,6 +279,80 @@ def batch(
         raise _fail(str(exc))
     failed = sum(1 for o in outcomes if o.status == "failed")
     typer.echo(f"{len(outcomes)} pairs, {failed} failed; table in {out / 'summary.md'}")
+
+
+@app.command()
+def diff(
+    old: Path = typer.Argument(..., help="The old report.json."),
+    new: Path = typer.Argument(..., help="The new report.json (same paper)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write diff files here; without it the Markdown goes to stdout."),
+    formats: str = typer.Option("md,json", "--format", "-f", help="With --out: comma-separated md, json, html."),
+    fail_on: Optional[str] = typer.Option(None, "--fail-on", help="`regression`: exit 3 when a unit's score fell."),
+    force: bool = typer.Option(False, "--force", help="Compare reports of different papers anyway."),
+) -> None:
+    """Compare two reports of one paper: regressions, fixes, added/removed units, moved evidence."""
+    from sa_align.diff import DIFF_FORMATS, diff_reports, render_diff, write_diff
+    from sa_align.errors import InputError
+
+    if fail_on not in (None, "regression"):
+        raise _fail(f"--fail-on takes `regression`, not {fail_on!r}")
+    fmts = [f.strip() for f in formats.split(",") if f.strip()]
+    bad = [f for f in fmts if f not in DIFF_FORMATS]
+    if bad:
+        raise _fail(f"unknown diff format(s) {', '.join(bad)}; choose from {', '.join(DIFF_FORMATS)}")
+    try:
+        result = diff_reports(old, new, force=force)
+    except InputError as exc:
+        raise _fail(str(exc))
+    if out is None:
+        typer.echo(render_diff(result, "md"), nl=False)
+    else:
+        for path in write_diff(result, out, fmts):
+            typer.echo(f"wrote {path}")
+    if fail_on == "regression" and result.regressions:
+        typer.secho(f"{len(result.regressions)} unit(s) regressed", err=True, fg=typer.colors.RED)
+        raise typer.Exit(EXIT_REGRESSION)
+
+
+@app.command()
+def history(
+    paper: Path = typer.Argument(..., help="Paper file: .md, .txt, .tex or .pdf."),
+    repo: Path = typer.Argument(..., help="Git repository (its commits are read from git objects, never executed)."),
+    revs: Optional[str] = typer.Option(None, "--revs", help="Commits to audit: A..B, or one revision and its history (default HEAD)."),
+    every: int = typer.Option(1, "--every", min=1, help="Audit every Nth commit, counting back from the newest."),
+    max_commits: Optional[int] = typer.Option(None, "--max-commits", min=1, help="Audit at most this many (newest) commits; default 30."),
+    units: Optional[Path] = typer.Option(None, "--units", "-u", help="Units file for the whole history (default: extracted once)."),
+    out: Path = typer.Option(Path("sa_align_history"), "--out", "-o", help="Folder for history.json, history.html and per-commit reports."),
+    judge: Optional[List[str]] = JudgeOpt,
+    no_cache: bool = typer.Option(False, "--no-cache", help="Use a private cache for this run only."),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/sa_align)."),
+    embeddings: Optional[bool] = EmbedOpt,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
+) -> None:
+    """Audit the commits of REPO against PAPER, oldest first: a timeline and the commit that changed each label."""
+    from sa_align.errors import InputError
+    from sa_align.history import DEFAULT_MAX_COMMITS, audit_history, write_history
+    from sa_align.progress import StageProgress
+
+    config = _config(judge, 1, None, None, no_cache, cache_dir, embeddings)
+    try:
+        with StageProgress(enabled=not quiet) as progress:
+            result = audit_history(paper, repo, revs=revs, every=every, max_commits=max_commits or DEFAULT_MAX_COMMITS,
+                                   units=units, config=config, progress=progress, reports_dir=out / "commits")
+    except InputError as exc:
+        raise _fail(str(exc))
+    paths = write_history(result, out)
+    for note in result.notes:
+        typer.echo(f"note: {note}", err=True)
+    if not quiet:
+        r = result.reuse
+        share = lambda x: "n/a" if x is None else f"{x:.0%}"  # noqa: E731
+        typer.echo(f"{len(result.points)} commits audited, {len(result.changes)} label changes; "
+                   f"files reused {share(r.files_share)}, units reused {share(r.units_share)}")
+        for c in result.changes:
+            typer.echo(f"  {c.unit_id}: {c.label_before.value} -> {c.label_after.value} in {c.commit.sha[:12]} {c.commit.subject}")
+        for p in paths:
+            typer.echo(f"wrote {p}")
 
 
 def main() -> None:

@@ -76,6 +76,8 @@ class EvalConfig(_Config):
     """LLM judges; empty means a fully offline run with static judges only."""
     extractors: list[ModelSpec] = Field(default_factory=list)
     """LLMs that extract units from the paper; empty means the offline rule extractor only."""
+    max_units: int | None = Field(default=80, ge=1)
+    """Most units kept from one paper, chosen by how checkable and central they are (`sa_align.extract.budget`); `None` keeps every unit. What was cut is reported in the run's notes."""
     static_judges: list[str] | None = None
     """Names of static judges to run; `None` runs all of them."""
     top_k: int = Field(default=8, ge=1)

@@ -69,7 +69,11 @@ def evaluate(
     progress: ProgressCallback | None = None,
 ) -> DriftReport:
     """Audit `repo` against `paper` and return the drift report (blocking wrapper of `evaluate_async`)."""
-    coro = evaluate_async(paper, repo, units=units, config=config, progress=progress)
+    return run_blocking(evaluate_async(paper, repo, units=units, config=config, progress=progress))
+
+
+def run_blocking(coro):
+    """Run `coro` to completion from synchronous code and return its result."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -144,7 +148,12 @@ async def units_for(paper: Paper, units: UnitsLike, config: EvalConfig, client, 
     from sa_align.extract import extract_async
 
     extraction = await extract_async(paper, config, client)
-    run.errors.extend(extraction.notes)
+    for note in extraction.notes:
+        # What the unit budget merged and cut is worth knowing, not an error of the run.
+        if note.startswith("unit budget:"):
+            run.flags.append(Flag(kind="unit-budget", message=note))
+        else:
+            run.errors.append(note)
     return list(extraction.units)
 
 

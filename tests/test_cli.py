@@ -17,7 +17,7 @@ def test_version_and_help():
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and result.stdout.startswith("sa-align ")
     help_text = subprocess.run([sys.executable, "-m", "sa_align.cli", "--help"], capture_output=True, text=True).stdout
-    for command in ("evaluate", "extract", "index", "report", "bench"):
+    for command in ("evaluate", "extract", "index", "report", "bench", "diff", "history"):
         assert command in help_text
 
 
@@ -108,3 +108,43 @@ def test_bench_sabench_runs_named_runs_and_refuses_unknown_papers(tmp_path):
     assert "kappa" in ok.output
     bad = runner.invoke(app, ["bench", str(FIXTURE), "--sabench", "--papers", "no-such-paper"])
     assert bad.exit_code == 2 and "unknown SA-Bench papers" in bad.output
+
+
+def _example_history(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_history", EX / "make_history.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.build(tmp_path / "focal_repo")
+
+
+def test_history_then_diff_of_two_commits_with_the_regression_gate(tmp_path):
+    repo = _example_history(tmp_path)
+    out = tmp_path / "hist"
+    h = runner.invoke(app, ["history", str(EX / "paper.md"), str(repo), "--units", str(EX / "units.yaml"),
+                            "--out", str(out), "--no-embeddings", "-q", "--cache-dir", str(tmp_path / "cache")])
+    assert h.exit_code == 0, h.output
+    data = json.loads((out / "history.json").read_text())
+    assert len(data["points"]) == 4 and (out / "history.html").is_file()
+    first, last = (out / "commits" / p["commit"]["sha"][:12] / "report.json" for p in (data["points"][0], data["points"][-1]))
+    shown = runner.invoke(app, ["diff", str(first), str(last)])
+    assert shown.exit_code == 0 and "### Regressions" in shown.stdout and "`num-004`" in shown.stdout
+    gated = runner.invoke(app, ["diff", str(first), str(last), "--fail-on", "regression", "--out", str(tmp_path / "d"),
+                                "--format", "md,json,html"])
+    assert gated.exit_code == 3
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["diff.html", "diff.json", "diff.md"]
+    assert runner.invoke(app, ["diff", str(last), str(last), "--fail-on", "regression"]).exit_code == 0
+    other = json.loads(last.read_text())
+    other["paper"]["title"] = "Another paper"
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    refused = runner.invoke(app, ["diff", str(first), str(tmp_path / "other.json")])
+    assert refused.exit_code == 2 and "different papers" in refused.output
+    assert runner.invoke(app, ["diff", str(first), str(tmp_path / "other.json"), "--force"]).exit_code == 0
+
+
+def test_history_bad_input_exits_2(tmp_path):
+    plain = runner.invoke(app, ["history", str(EX / "paper.md"), str(EX / "repo"), "--units", str(EX / "units.yaml")])
+    assert plain.exit_code == 2 and "not a git repository" in plain.output
+    assert runner.invoke(app, ["diff", str(tmp_path / "a.json"), str(tmp_path / "b.json")]).exit_code == 2
+    assert runner.invoke(app, ["diff", "a", "b", "--fail-on", "fixes"]).exit_code == 2

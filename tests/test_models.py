@@ -7,6 +7,8 @@ from sa_align.models import (
     CodeSpan, Cost, DriftReport, Label, Param, PaperIdentity, RepoIdentity, Unit, UnitsFile,
     report_schema, units_file_schema,
 )
+from sa_align.diff import diff_schema
+from sa_align.history.model import history_schema
 from sa_align.resources import data_dir
 
 
@@ -14,7 +16,7 @@ def _all_models(schema):
     return {"root": schema, **schema.get("$defs", {})}
 
 
-@pytest.mark.parametrize("schema", [report_schema(), units_file_schema()])
+@pytest.mark.parametrize("schema", [report_schema(), units_file_schema(), diff_schema(), history_schema()])
 def test_every_field_is_documented_in_the_schema(schema):
     undocumented = [
         f"{model}.{field}"
@@ -29,6 +31,8 @@ def test_shipped_schemas_match_the_models():
     folder = data_dir("units") / "schema"
     assert json.loads((folder / "report.schema.json").read_text()) == report_schema()
     assert json.loads((folder / "units.schema.json").read_text()) == units_file_schema()
+    assert json.loads((folder / "diff.schema.json").read_text()) == diff_schema()
+    assert json.loads((folder / "history.schema.json").read_text()) == history_schema()
 
 
 def test_param_needs_a_value():

@@ -144,3 +144,12 @@ def test_a_judge_that_raises_degrades_only_its_unit(tmp_path, llm_server, monkey
     assert failed.abstained and failed.label == Label.UNDECIDED
     assert res.label == Label.UNDECIDED and "llm: RuntimeError: ensemble exploded" in res.error
     assert report.summary.n_units == 2 and report.errors == []
+
+
+def test_the_unit_budget_is_reported_as_a_flag_not_an_error():
+    config = sa_align.EvalConfig(embeddings=False, use_cache=False, max_units=3)
+    report = sa_align.evaluate(EX / "paper.md", EX / "repo", config=config)
+    assert len(report.results) <= 3
+    budget = [f for f in report.flags if f.kind == "unit-budget"]
+    assert any(f.message.startswith("unit budget: kept 3 of") for f in budget)
+    assert not any(e.startswith("unit budget") for e in report.errors)

@@ -168,7 +168,7 @@ def _balanced(gold: list[str], pred: list[str]) -> float | None:
 
 def _macro_f1(per_label: dict[str, LabelScores], gold: list[str], pred: list[str]) -> float | None:
     present = (set(gold) | set(pred)) - {Label.UNDECIDED.value}
-    f1s = [per_label[lab].f1 or 0.0 for lab in present if lab in per_label]
+    f1s = [per_label[lab].f1 or 0.0 for lab in sorted(present) if lab in per_label]  # sorted: a sum must not depend on the hash seed
     return sum(f1s) / len(f1s) if f1s else None
 
 

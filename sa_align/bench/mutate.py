@@ -36,7 +36,7 @@ line of one of the unit's gold spans.
    `stubbed` by rule 4 too); any other mix (a span only partly inside, a span
    elsewhere, a deleted span) is ambiguous and the variant is skipped.
    Numerical units are left out of this rule: a numerical claim is judged on
-   the value the code states (`judges/numeric.py` compares every site), and a
+   the value the code states (`judges/numeric/judge.py` compares every site), and a
    value stated in a helper that stopped running is still the stated value;
    that the helper never runs is the finding of the method units that describe
    it. An `unreachable` edit whose target the liveness definition still finds

@@ -40,11 +40,14 @@ def _check(paper: Paper) -> None:
         raise PaperError(f"paper {paper.title!r}{where} has no text to extract units from")
 
 
-def _finish(units: list[Unit], dropped: int, notes: list[str]) -> Extraction:
+def _finish(units: list[Unit], dropped: int, notes: list[str], config: EvalConfig) -> Extraction:
+    from sa_align.extract.budget import apply_budget
     from sa_align.extract.merge import merge_units
     from sa_align.extract.rules import assign_ids
 
-    final = assign_ids(merge_units(units))
+    budgeted = apply_budget(merge_units(units), config.max_units)
+    notes.extend(budgeted.notes)
+    final = assign_ids(budgeted.units)
     if not final:
         notes.append("no units found: the paper states no recognizable parameter, dataset, metric, order or method definition")
     return Extraction(units=final, dropped=dropped, notes=notes)
@@ -66,21 +69,26 @@ async def extract_async(paper: Paper, config: EvalConfig | None = None, client: 
         dropped, notes = found.dropped, found.notes
     elif config.extractors:
         notes.append("LLM extractors are configured but no client was given: rule units only")
-    return _finish(units, dropped, notes)
+    return _finish(units, dropped, notes, config)
 
 
 def extract_units(paper: Paper, config: EvalConfig | None = None) -> list[Unit]:
     """Blocking convenience: the units of `paper` (LLM specialists run when `config.extractors` is set)."""
+    return extract(paper, config).units
+
+
+def extract(paper: Paper, config: EvalConfig | None = None) -> Extraction:
+    """Blocking: units and notes of `paper` (LLM specialists run when `config.extractors` is set)."""
     config = config or EvalConfig()
     if not config.extractors:
         from sa_align.extract.rules import rule_units
 
         _check(paper)
-        return _finish(rule_units(paper), 0, []).units
+        return _finish(rule_units(paper), 0, [], config)
     from sa_align.llm import LLMClient, _run_sync
 
     client = LLMClient(config)
-    return _run_sync(lambda: extract_async(paper, config, client)).units
+    return _run_sync(lambda: extract_async(paper, config, client))
 
 
 def __getattr__(name: str) -> Any:
@@ -93,4 +101,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'sa_align.extract' has no attribute {name!r}")
 
 
-__all__ = ["Extraction", "extract_async", "extract_units"]
+__all__ = ["Extraction", "extract", "extract_async", "extract_units"]

@@ -81,7 +81,9 @@ def _rule_fields(text: str) -> dict[str, list]:
     from sa_align.paper.loader import paper_from_text
 
     try:
-        units = rule_units(paper_from_text(text, format="text"))
+        # Numbers of a claim that no known name binds stay unchecked (the judges' scope gate), so
+        # settings named only by the claim's own words ("30000 evaluation prompts") are not read here.
+        units = rule_units(paper_from_text(text, format="text"), word_named=False)
     except Exception:  # free text is untrusted: a rule that trips on it contributes nothing
         units = []
     return {

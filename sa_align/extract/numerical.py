@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from sa_align.aliases import Mention, find_entities, find_param_mentions, param_aliases
+from sa_align.extract.spaced import math_quantities, with_spaced
 from sa_align.extract.text import Sentence, cue_regex, cues, math_spans, word_regex
 from sa_align.models import Param, UnitKind
 from sa_align.numbers import Quantity, find_quantities, parse_number
@@ -351,7 +352,7 @@ def _word_numbers(text: str, sent: Sentence) -> list[tuple[int, int, Quantity]]:
     return out
 
 
-def _is_statistics(text: str, sent: Sentence) -> bool:
+def is_statistics(text: str, sent: Sentence) -> bool:
     """A sentence that describes a dataset's size ("Cora has 2,708 nodes and 7 classes")."""
     if not _ncue_regex("statistics_cues").search(sent.text):
         return False
@@ -367,9 +368,10 @@ def is_result_sentence(sentence: str) -> bool:
 
 def sentence_bindings(text: str, sent: Sentence, citations=None) -> list[Binding]:
     """Every parameter binding stated in one sentence, in order of appearance."""
-    if sent.text.startswith("#") or _is_statistics(text, sent):
+    if sent.text.startswith("#") or is_statistics(text, sent):
         return []
-    quants = [q for q in find_quantities(text, sent.start, sent.end) if _usable(text, q, citations)]
+    found = with_spaced(find_quantities(text, sent.start, sent.end), math_quantities(text, sent.start, sent.end))
+    quants = [q for q in found if _usable(text, q, citations)]
     quants = sorted(quants + _word_numbers(text, sent), key=lambda q: q[0])
     if not quants and not _SQUARE.search(text, sent.start, sent.end):
         return []

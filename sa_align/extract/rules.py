@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from sa_align.extract.attribution import CitationIndex, attribute
+from sa_align.extract.counts import count_params
 from sa_align.extract.method import method_sentences
 from sa_align.extract.numerical import claim_for, hints_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
-from sa_align.extract.text import Sentence, clean, skipped, split_sentences
-from sa_align.models import CharSpan, Paper, Param, Unit, UnitKind
+from sa_align.extract.tables import settings_cells, table_entities, table_units
+from sa_align.extract.text import SectionLookup, Sentence, clean, skipped, split_sentences
+from sa_align.models import CharSpan, Paper, Param, Region, Unit, UnitKind
+from sa_align.paper.tables import find_tables, parse_html_table
 
 KIND_PREFIX = {
     UnitKind.NUMERICAL: "num",
@@ -22,21 +25,23 @@ KIND_PREFIX = {
 class _Builder:
     """Collects units for one paper, attributing each from its sentence."""
 
-    def __init__(self, paper: Paper):
+    def __init__(self, paper: Paper, word_named: bool = True):
         self.paper = paper
+        self.word_named = word_named
         self.cites = CitationIndex(paper)
+        self.sections = SectionLookup(paper)
         self.units: list[Unit] = []
 
     def add(self, kind: UnitKind, start: int, end: int, prev_end: int | None, anchor: int | None, **fields) -> Unit:
         text = self.paper.text
         attribution, ref = attribute(text, start, end, self.cites, anchor=anchor, prev_end=prev_end)
-        sec = self.paper.section_at(start)
+        section = self.sections.title_at(start)
         unit = Unit(
             id="",
             kind=kind,
             quote=text[start:end],
             span=CharSpan(start=start, end=end),
-            section=sec.title if sec else None,
+            section=section,
             attribution=attribution,
             cited_ref=ref,
             origin="rules",
@@ -61,6 +66,12 @@ def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> 
         b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, bd.mention.start,
               claim=claim_for(bd), params=bd.params,
               hints=hints_for([p.name for p in bd.params], [bd.mention.surface]))  # fmt: skip
+    if b.word_named and not skipped(sent.section, "numerical"):
+        taken = [(q[0], q[1]) for bd in bindings for q in bd.items]
+        bound = {p.name for bd in bindings for p in bd.params}
+        for offset, p in count_params(text, sent, taken, bound):
+            b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, offset, claim=f"The paper sets {p.name} = {p.text}.",
+                  params=[p], hints=hints_for([p.name], []))  # fmt: skip
     mentions = [] if skipped(sent.section, "protocol") else protocol_entities(text, sent)
     if not mentions and not protocol_params:
         return
@@ -82,8 +93,7 @@ def _ordering(b: _Builder, sentences: list[Sentence]) -> None:
                 spans.append(found)
     text = b.paper.text
     for run in numbered_steps(text):
-        sec = b.paper.section_at(run.start)
-        if not skipped(sec.title if sec else None, "ordering"):
+        if not skipped(b.sections.title_at(run.start), "ordering") and b.paper.region_at(run.start, _NO_UNITS | {"table"}) is None:
             start = run.start + (len(text[run.start : run.end]) - len(text[run.start : run.end].lstrip()))
             spans.append(OrderSpan(start, run.end, run.steps))
     for sp in spans:
@@ -111,14 +121,58 @@ def assign_ids(units: list[Unit]) -> list[Unit]:
     return out
 
 
-def rule_units(paper: Paper) -> list[Unit]:
-    """Every unit the offline rules find in `paper`, ids not yet assigned (call `assign_ids`)."""
-    b = _Builder(paper)
-    sentences = split_sentences(paper)
+def _outside(regions: list[Region], sentences: list[Sentence]) -> list[Sentence]:
+    """Sentences that start outside every region (HTML tables are read cell by cell instead)."""
+    spans = sorted((r.start, r.end) for r in regions)
+    out, i = [], 0
+    for sent in sentences:
+        while i < len(spans) and spans[i][1] <= sent.start:
+            i += 1
+        if i < len(spans) and spans[i][0] <= sent.start < spans[i][1]:
+            continue
+        out.append(sent)
+    return out
+
+
+def _tables(b: _Builder, regions: list[Region]) -> None:
+    text = b.paper.text
+    for reg in regions:
+        if reg.kind != "table":
+            continue
+        is_html = text.startswith("<", reg.start)
+        tables = [parse_html_table(text, reg.start, reg.end)] if is_html else find_tables(text[reg.start : reg.end])
+        for table in tables:
+            shift = 0 if is_html else reg.start
+            for tu in table_units(text, table):
+                start, end = tu.start + shift, tu.end + shift
+                b.add(tu.kind, start, end, None, None, claim=tu.claim, params=tu.params, hints=tu.hints)
+            if is_html:
+                for cell in settings_cells(text, table):
+                    _numeric_and_protocol(b, Sentence(cell.start, cell.end, text[cell.start : cell.end], None), None)
+            if mentions := table_entities(text, table) if is_html else []:
+                b.add(UnitKind.PROTOCOL, reg.start, reg.end, None, None, claim=protocol_claim(mentions),
+                      entities=list(dict.fromkeys(m.target[1] for m in mentions)), hints=protocol_hints(mentions))  # fmt: skip
+
+
+def rule_units(paper: Paper, *, word_named: bool = True) -> list[Unit]:
+    """Every unit the offline rules find in `paper`, ids not yet assigned (call `assign_ids`).
+
+    `word_named=False` leaves out settings named only by the paper's own words ("18 hidden
+    dimensions", "codebook size of 4096"; `sa_align.extract.counts`).
+    """
+    b = _Builder(paper, word_named)
+    # Markdown pipe tables stay sentences too: their rows read as `| name | value |` already.
+    skip = [r for r in paper.regions if r.kind != "table" or paper.text.startswith("<", r.start)]
+    sentences = _outside(skip, split_sentences(paper))
     prev_end = None
     for sent in sentences:
         _numeric_and_protocol(b, sent, prev_end)
         prev_end = sent.end
     _ordering(b, sentences)
     _methods(b, sentences)
+    _tables(b, [r for r in paper.regions if paper.region_at(r.start, _NO_UNITS) is None])
     return b.units
+
+
+_NO_UNITS = frozenset({"contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof"})
+"""Region kinds no unit is taken from (tables inside them included)."""

@@ -68,18 +68,39 @@ def _cut_points(text: str, spans: list[tuple[int, int]]) -> list[int]:
     return cuts
 
 
+class SectionLookup:
+    """`Paper.section_at` by bisection: the nearest section starting at or before an offset that still contains it.
+
+    Sections come from headings, so a section starting later and containing the offset is nested
+    deeper: the nearest containing one is the innermost.
+    """
+
+    def __init__(self, paper: Paper):
+        self.sections = sorted(paper.sections, key=lambda s: (s.start, -s.end))
+        self.starts = [s.start for s in self.sections]
+
+    def title_at(self, offset: int) -> str | None:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        while i >= 0:
+            sec = self.sections[i]
+            if offset < sec.end:
+                return sec.title
+            i -= 1
+        return None
+
+
 def split_sentences(paper: Paper) -> list[Sentence]:
     """Sentences of `paper.text` in order, trimmed of surrounding whitespace, each at most `MAX_SENTENCE` chars."""
     text = paper.text
     cuts = _cut_points(text, math_spans(text))
-    sections = sorted(paper.sections, key=lambda s: s.start)
+    lookup = SectionLookup(paper)
     out: list[Sentence] = []
     for a, b in zip(cuts, cuts[1:]):
         while a < b:
             end = min(b, a + MAX_SENTENCE)
             s, e = _trim(text, a, end)
             if e > s:
-                out.append(Sentence(s, e, text[s:e], _section_title(paper, sections, s)))
+                out.append(Sentence(s, e, text[s:e], lookup.title_at(s)))
             a = end
     return out
 
@@ -90,13 +111,6 @@ def _trim(text: str, a: int, b: int) -> tuple[int, int]:
     while b > a and text[b - 1].isspace():
         b -= 1
     return a, b
-
-
-def _section_title(paper: Paper, sections: list, offset: int) -> str | None:
-    if not sections:
-        return None
-    sec = paper.section_at(offset)
-    return sec.title if sec else None
 
 
 # --------------------------------------------------------------------------- cues

@@ -15,6 +15,7 @@ from sa_align.index.cache import FactsCache, cache_key
 from sa_align.index.extract import file_text
 from sa_align.index.gitinfo import git_commit
 from sa_align.index.model import FileFacts, RepoIndex, SkippedFile
+from sa_align.index.moved import moved_facts
 from sa_align.index.walk import walk_repo
 from sa_align.resources import load_yaml
 
@@ -120,13 +121,15 @@ def _build(root: Path, config: IndexConfig, cache_dir: Path | None) -> RepoIndex
         facts: dict[str, FileFacts] = {}
         todo: dict[str, bytes] = {}
         for rel, blob in data.items():
-            hit = cache.load(cache_key(rel, hashes[rel])) if cache else None
+            hit = _cached(cache, rel, hashes[rel], blob) if cache else None
             if hit is not None:
                 facts[rel] = hit
             else:
                 todo[rel] = blob
         parsed = _extract_all(todo, {rel: cache_key(rel, hashes[rel]) for rel in todo}, cache, _workers(config))
         facts.update(parsed)
+        for rel in parsed if cache else ():
+            cache.store_alias(hashes[rel], rel)
         ordered = sorted(facts)
         index = _assemble(root, content, [facts[rel] for rel in ordered], walked.skipped)
         if cache:
@@ -136,6 +139,12 @@ def _build(root: Path, config: IndexConfig, cache_dir: Path | None) -> RepoIndex
         index.set_file_text(rel, file_text(rel, blob))
     index.stats = _stats(index, len(data), len(parsed), pack is not None)
     return index
+
+
+def _cached(cache: FactsCache, rel: str, sha256: str, blob: bytes) -> FileFacts | None:
+    """The cached facts of this content at this path, else at the path it was moved from."""
+    hit = cache.load(cache_key(rel, sha256))
+    return hit if hit is not None else moved_facts(cache, rel, sha256, blob)
 
 
 def _check_root(repo: str | Path) -> Path:

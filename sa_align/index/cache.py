@@ -89,6 +89,17 @@ class FactsCache:
         """Store facts already in compact form (`facts_to_dict`)."""
         self._write(self._path(key), packed)
 
+    def store_alias(self, sha256: str, rel: str) -> None:
+        """Remember that content `sha256` has an entry under path `rel` (for moved files)."""
+        write_atomic(self.root / "alias" / sha256[:2] / sha256, rel.encode("utf-8", "surrogateescape"))
+
+    def load_alias(self, sha256: str) -> str | None:
+        """The path content `sha256` was last extracted under, if any."""
+        try:
+            return (self.root / "alias" / sha256[:2] / sha256).read_bytes().decode("utf-8", "surrogateescape")
+        except (OSError, ValueError):
+            return None
+
     def load_pack(self, key: str) -> dict[str, Any] | None:
         """RepoIndex fields from a pack and its entries; `None` when any part is missing or unreadable."""
         pack = self._read(self._path(key, "repos"))

@@ -194,7 +194,7 @@ def _visit(
         return rel, target
     if not stat.S_ISREG(st.st_mode):
         skip(SkippedFile(path=rel, reason="not-a-regular-file"))
-    elif os.path.splitext(rel)[1].lower() in walk_rules().binary_exts:
+    elif os.path.splitext(rel)[1].lower() in walk_rules().binary_exts and not is_lfs_pointer_file(target, st.st_size):
         skip(SkippedFile(path=rel, reason="binary"))
     elif st.st_size > config.max_file_bytes:
         skip(SkippedFile(path=rel, reason="too-large"))
@@ -203,3 +203,23 @@ def _visit(
     else:
         out.files[rel] = target
     return None
+
+
+LFS_POINTER_MAGIC = b"version https://git-lfs.github.com/spec/v1"
+LFS_POINTER_MAX_BYTES = 1024
+"""A Git LFS pointer is a few lines of text standing in for a large file that was never fetched."""
+
+
+def is_lfs_pointer(data: bytes) -> bool:
+    return len(data) <= LFS_POINTER_MAX_BYTES and data.startswith(LFS_POINTER_MAGIC)
+
+
+def is_lfs_pointer_file(path: Path, size: int) -> bool:
+    """True for a Git LFS pointer: indexed as the text it is, whatever its extension (`model.pt`)."""
+    if size > LFS_POINTER_MAX_BYTES:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return is_lfs_pointer(fh.read(LFS_POINTER_MAX_BYTES + 1))
+    except OSError:
+        return False

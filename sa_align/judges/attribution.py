@@ -65,7 +65,15 @@ def _first_match(patterns: tuple[re.Pattern[str], ...], text: str) -> re.Match[s
 
 
 def _variant_anywhere(sig: Signature, index: RepoIndex) -> bool:
-    return any(_first_match(sig.variant, text) for _, text in _python_code(index))
+    return any(_has_variant(sig.id, text) for _, text in _python_code(index))
+
+
+@lru_cache(maxsize=4096)
+def _has_variant(sig_id: str, text: str) -> bool:
+    """Whether one file states the variant; kept per (signature, file text), since every unit of a
+    run, and every commit of a history, asks again about files that did not change."""
+    sig = next(s for s in signatures() if s.id == sig_id)
+    return _first_match(sig.variant, text) is not None
 
 
 def _check(sig: Signature, ctx: JudgeContext) -> Verdict | None:

@@ -99,26 +99,52 @@ def _add_entity_keys(vocab: CodeVocab, line: str, path: str, lineno: int) -> Non
         vocab.entity_keys.setdefault(key, (path, lineno))
 
 
+MAX_FILE_VOCABS = 20_000
+"""Files whose vocabulary part is kept per process (cleared when full)."""
+_FILE_VOCABS: dict[tuple[str, str, str], CodeVocab] = {}
+
+
 def build_vocab(index: RepoIndex) -> CodeVocab:
+    """The union of the files' parts, in file order; each part is kept by (path, content, kind),
+    so the commits of a history rebuild only the parts of the files they changed."""
     vocab = CodeVocab()
-    skip = docstring_lines(index)
+    skip: list[frozenset[tuple[str, int]]] = []  # docstring lines, computed on the first miss only
     for info in index.files:
         if info.kind not in CODE_KINDS or is_test_path(info.path):
             continue
-        for no, raw in enumerate(index.file_text(info.path).splitlines(), 1):
-            if (info.path, no) in skip:
-                continue
-            line = strip_comment(raw, info.kind)[:2000]
-            if not line.strip():
-                continue
-            idents = _IDENT.findall(line)
-            vocab.keys.update(i.replace("_", "").lower() for i in idents)
-            if info.kind in ("python", "notebook") and not _DEF_OR_IMPORT.match(line):
-                for ident in set(idents):
-                    vocab.references[ident] = vocab.references.get(ident, 0) + 1
-            vocab.tokens.update(tokenize(line))
-            _add_entity_keys(vocab, line, info.path, no)
+        key = (info.path, info.sha256, info.kind)
+        part = _FILE_VOCABS.get(key)
+        if part is None:
+            skip = skip or [docstring_lines(index)]
+            part = _file_vocab(index, info.path, info.kind, skip[0])
+            if len(_FILE_VOCABS) >= MAX_FILE_VOCABS:
+                _FILE_VOCABS.clear()
+            _FILE_VOCABS[key] = part
+        vocab.keys |= part.keys
+        vocab.tokens |= part.tokens
+        for ident, n in part.references.items():
+            vocab.references[ident] = vocab.references.get(ident, 0) + n
+        for gram, where in part.entity_keys.items():
+            vocab.entity_keys.setdefault(gram, where)
     return vocab
+
+
+def _file_vocab(index: RepoIndex, path: str, kind: str, skip: frozenset[tuple[str, int]]) -> CodeVocab:
+    part = CodeVocab()
+    for no, raw in enumerate(index.file_text(path).splitlines(), 1):
+        if (path, no) in skip:
+            continue
+        line = strip_comment(raw, kind)[:2000]
+        if not line.strip():
+            continue
+        idents = _IDENT.findall(line)
+        part.keys.update(i.replace("_", "").lower() for i in idents)
+        if kind in ("python", "notebook") and not _DEF_OR_IMPORT.match(line):
+            for ident in set(idents):
+                part.references[ident] = part.references.get(ident, 0) + 1
+        part.tokens.update(tokenize(line))
+        _add_entity_keys(part, line, path, no)
+    return part
 
 
 def symbols_by_name(index: RepoIndex) -> dict[str, list[Symbol]]:

@@ -28,7 +28,7 @@ from sa_align.judges.base import (
     line_span,
 )
 from sa_align.judges.evidence import docstring_lines, strip_comment
-from sa_align.judges.dead import dead_code
+from sa_align.judges.liveness.dead import dead_code
 from sa_align.judges.words import generic_words
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.text import tokenize

@@ -1,7 +1,7 @@
 """Words shared by the judges that compare claims with code: generic words, crude stems, distinctive claim words.
 
 A leaf module (it imports no judge), so every judge can import it at the top:
-`missing.py` re-exports these names for older callers.
+`missing/judge.py` re-exports these names for older callers.
 """
 
 from __future__ import annotations

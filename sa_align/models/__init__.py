@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 # `sa-align index` and a warm index load should not pay.
 _HOMES = {
     "base": ("LABEL_SCORES", "SA_BENCH_LEVELS", "SCHEMA_VERSION", "Attribution", "Citation", "Label", "Paper",
-             "PaperFormat", "Section", "UnitKind"),
+             "PaperFormat", "Region", "RegionKind", "Section", "UnitKind"),
     "report": ("DriftReport", "PaperIdentity", "RepoIdentity", "RetrievalInfo", "Summary", "report_schema",
                "units_file_schema", "write_schemas"),
     "results": ("Candidate", "Cost", "Flag", "UnitResult", "Verdict"),
@@ -29,8 +29,8 @@ _LAZY = {name: f"sa_align.models.{module}" for module, names in _HOMES.items() f
 
 if TYPE_CHECKING:
     from sa_align.models.base import (
-        LABEL_SCORES, SA_BENCH_LEVELS, SCHEMA_VERSION, Attribution, Citation, Label, Paper, PaperFormat, Section,
-        UnitKind,
+        LABEL_SCORES, SA_BENCH_LEVELS, SCHEMA_VERSION, Attribution, Citation, Label, Paper, PaperFormat, Region,
+        RegionKind, Section, UnitKind,
     )
     from sa_align.models.report import (
         DriftReport, PaperIdentity, RepoIdentity, RetrievalInfo, Summary, report_schema, units_file_schema,
@@ -67,6 +67,8 @@ __all__ = [
     "Gold",
     "Label",
     "Paper",
+    "Region",
+    "RegionKind",
     "PaperFormat",
     "PaperIdentity",
     "Param",

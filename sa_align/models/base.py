@@ -86,6 +86,25 @@ class Citation(_Model):
 
 PaperFormat = Literal["markdown", "text", "latex", "pdf"]
 
+RegionKind = Literal[
+    "contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof", "table"
+]
+"""Parts of a paper that are kept in its text but state no claim of their own (a `table` region is read
+cell by cell rather than sentence by sentence)."""
+
+
+class Region(_Model):
+    """A located part of the paper text with a kind: a table of contents, a reference list, a proof, ..."""
+
+    kind: RegionKind
+    """`contents` (table of contents), `figure_list` (lists of figures or tables), `furniture` (running
+    headers and footers, page and line numbers), `references`, `acknowledgements`, `checklist` (a venue's
+    paper checklist), `proof` (a proof, not the statement it proves), `table` (an HTML or Markdown table)."""
+    start: int
+    """Char offset in `Paper.text` where the region begins."""
+    end: int
+    """Char offset in `Paper.text` where the region ends (exclusive)."""
+
 
 class Paper(_Model):
     """A loaded paper: its normalized full text with sections and citations located in it."""
@@ -108,6 +127,17 @@ class Paper(_Model):
     """SHA-256 of the raw bytes of the source file (or of `text` when built in memory)."""
     warnings: list[str] = Field(default_factory=list)
     """Non-fatal problems met while loading (fallback encoding, skipped `\\input`, empty pages)."""
+    regions: list[Region] = Field(default_factory=list)
+    """Located parts of `text` by kind, in document order: tables, and the parts no unit is taken from
+    (contents, figure lists, page furniture, references, acknowledgements, checklists, proofs). The text
+    itself is unchanged, so quotes still map to offsets."""
+
+    def region_at(self, offset: int, kinds: frozenset[str] | set[str] | None = None) -> Region | None:
+        """The region containing `offset` (of one of `kinds` when given), or `None`."""
+        for reg in self.regions:
+            if reg.start <= offset < reg.end and (kinds is None or reg.kind in kinds):
+                return reg
+        return None
 
     def section_at(self, offset: int) -> Section | None:
         """Innermost section whose range contains `offset`."""

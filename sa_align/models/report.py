@@ -125,7 +125,11 @@ def write_schemas(folder: str) -> None:
     import json
     from pathlib import Path
 
+    from sa_align.diff.model import diff_schema
+    from sa_align.history.model import history_schema
+
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    for name, schema in (("report", report_schema()), ("units", units_file_schema())):
+    for name, schema in (("report", report_schema()), ("units", units_file_schema()), ("diff", diff_schema()),
+                         ("history", history_schema())):
         (out / f"{name}.schema.json").write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -32,6 +32,8 @@ class Param(_Model):
     """Unit of the value as stated (`epochs`, `steps`, `%`, `tokens`), when there is one."""
     text: str | None = None
     """The value exactly as written in the paper (e.g. `3 × 10^-4`)."""
+    condition: str | None = None
+    """Where the value applies when the paper gives several for one name: a table's column header (a training stage, a dataset, a model size)."""
 
     @model_validator(mode="after")
     def _has_value(self) -> "Param":

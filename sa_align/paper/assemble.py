@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from sa_align.models import Citation, Paper, PaperFormat, Section
 from sa_align.paper.citations import find_citations
+from sa_align.paper.regions import find_regions
 
 
 @dataclass
@@ -78,4 +79,5 @@ def build_paper(
         encoding=encoding,
         sha256=sha256,
         warnings=[*warnings, *parsed.warnings],
+        regions=find_regions(text, sections),
     )

@@ -221,11 +221,13 @@ class Renderer(Scanner):
             return "", j
         env = self.src[grp[0] : grp[1]].strip()
         k = grp[2]
-        if kind == "end":
-            # An environment that opened a section also closes its paragraph, so its last line stands apart.
-            return ("\n\n" if env in self.tables.heading_envs else "\n"), k
         base = env.rstrip("*")
         t = self.tables
+        if kind == "end":
+            if t.label_envs.get(base, ("", ""))[1]:
+                return f" {t.label_envs[base][1]}\n", k
+            # An environment that opened a section also closes its paragraph, so its last line stands apart.
+            return ("\n\n" if env in self.tables.heading_envs else "\n"), k
         if env in t.math_envs or base in t.math_envs:
             k = self.skip_args(k, t.env_args.get(base, 0), 0)
             close = self.find_unescaped(f"\\end{{{env}}}", k, end)
@@ -240,6 +242,8 @@ class Renderer(Scanner):
         k = self.skip_args(k, t.env_args.get(base, 0), 1)
         if base in t.heading_envs:
             return heading_mark(t.heading_envs[base], 1), k
+        if base in t.label_envs:
+            return f"\n\n{t.label_envs[base][0]} ", k
         return "\n", k
 
 

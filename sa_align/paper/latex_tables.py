@@ -49,6 +49,8 @@ class LatexTables:
     """Brace arguments after `\\begin{env}` that are layout, not content."""
     heading_envs: dict[str, str]
     """Environments that open a level-1 section: environment -> heading title."""
+    label_envs: dict[str, tuple[str, str]]
+    """Statement and proof environments -> (label their text starts with, mark that ends it)."""
 
 
 @lru_cache(maxsize=1)
@@ -76,6 +78,7 @@ def latex_tables() -> LatexTables:
         skip_envs=frozenset(envs["skip"]),
         env_args={name: int(n) for name, n in envs["layout_args"].items()},
         heading_envs={name: str(title) for name, title in envs["headings"].items()},
+        label_envs={name: (str(a), str(b)) for name, (a, b) in envs.get("labels", {}).items()},
     )
 
 

@@ -35,12 +35,16 @@ def render(report: DriftReport, fmt: str) -> str:
 
 def write_reports(report: DriftReport, out_dir: str | Path, formats: Iterable[str] = ("json", "md")) -> list[Path]:
     """Write one file per format into `out_dir` (created if needed); returns the paths written."""
+    return write_texts(out_dir, {FORMATS[fmt][2]: render(report, fmt) for fmt in formats})
+
+
+def write_texts(out_dir: str | Path, files: dict[str, str]) -> list[Path]:
+    """Write `{file name: text}` into `out_dir` (created if needed), each through a temp file; returns the paths."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for fmt in formats:
-        text = render(report, fmt)
-        path = out / FORMATS[fmt][2]
+    for name, text in files.items():
+        path = out / name
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
@@ -48,4 +52,4 @@ def write_reports(report: DriftReport, out_dir: str | Path, formats: Iterable[st
     return written
 
 
-__all__ = ["FORMATS", "load_report", "render", "render_json", "summarize", "validate_report_json", "write_reports"]
+__all__ = ["FORMATS", "load_report", "render", "render_json", "summarize", "validate_report_json", "write_reports", "write_texts"]

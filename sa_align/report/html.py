@@ -39,13 +39,7 @@ def render_html(report: DriftReport) -> str:
     kinds = "".join(f'<option value="{k.value}">{k.value}</option>' for k in UnitKind)
     data = json.dumps(report.model_dump(mode="json", include={"results"}), ensure_ascii=False)
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Drift report: {e(report.paper.title)}</title>
-<style>{_asset("report.css")}</style></head>
-<body>
-<h1>Drift report: {e(report.paper.title)}</h1>
+    return page(f"Drift report: {report.paper.title}", f"""<h1>Drift report: {e(report.paper.title)}</h1>
 <div class="meta">Repository <code>{e(report.repo.path)}</code>{_commit(report)} · sa_align {e(report.sa_align_version)} · {e(report.created_at)}</div>
 <div class="cards"><div class="card">mean score<b>{mean}</b></div><div class="card">units<b>{s.n_units}</b></div>{cards}
 <div class="card">decided without a model<b>{_pct(s.decided_without_llm)}</b></div><div class="card">needs review<b>{s.needs_review}</b></div>{_error_card(report)}</div>
@@ -62,7 +56,19 @@ def render_html(report: DriftReport) -> str:
 {_flags(report)}
 {_errors(report)}
 <script type="application/json" id="report-data">{data}</script>
-<script>{_asset("report.js")}</script>
+<script>{_asset("report.js")}</script>""")
+
+
+def page(title: str, body: str) -> str:
+    """One self-contained page in the report's look (inline stylesheet, nothing fetched):
+    `title` is escaped here; `body` is markup whose untrusted text the caller escaped."""
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{_asset("report.css")}</style></head>
+<body>
+{body}
 </body></html>
 """
 

@@ -24,7 +24,7 @@ from sa_align.resources import load_yaml
 from sa_align.retrieve.chunks import Chunk, build_chunks
 from sa_align.retrieve.names import build_definitions, caller_hits, name_hits, name_key
 from sa_align.retrieve.params import ParamIndex, distinctive, param_index
-from sa_align.retrieve.text import tokenize
+from sa_align.retrieve.text import tokenize, tokenize_memo
 
 __all__ = ["Retriever", "build_retriever", "query_text"]
 
@@ -66,7 +66,7 @@ class Retriever:
         self.index, self.config = index, config
         self.settings = _settings()
         self.chunks: list[Chunk] = build_chunks(index)
-        docs = [tokenize(c.text + "\n" + " ".join(c.extra)) for c in self.chunks]
+        docs = [tokenize_memo(c.text + "\n" + " ".join(c.extra)) for c in self.chunks]
         self.doc_terms = [set(d) for d in docs]
         self.bm25 = Bm25(docs) if any(docs) else None
         self.defs = build_definitions(self.chunks)

@@ -27,6 +27,12 @@ log = logging.getLogger(__name__)
 CACHE_VERSION = "1"
 MAX_EMBED_CHARS = 2000
 """Chars of a chunk the encoder sees (the model reads 256 word pieces anyway)."""
+MAX_QUERY_VECTORS = 4096
+"""Query vectors kept in memory per process, oldest dropped first."""
+_QUERY_VECTORS: dict[tuple[str | None, str], np.ndarray] = {}
+MAX_CHUNK_VECTORS = 50_000
+"""Chunk vectors kept in memory per process and model (about 75 MB at 384 dimensions)."""
+_CHUNK_VECTORS: dict[str | None, dict[str, np.ndarray]] = {}
 
 
 def default_model_path() -> Path:
@@ -128,8 +134,18 @@ class Embedder:
         if not texts:
             return np.zeros((0, 1), dtype=np.float32)
         clipped = [t[:MAX_EMBED_CHARS] for t in texts]
-        vecs = self.model.encode(clipped, batch_size=32, normalize_embeddings=True, show_progress_bar=False)
-        return np.asarray(vecs, dtype=np.float32)
+        # A lone text is a unit's query: the same units are queried again on every commit of a
+        # history and every case of a benchmark, so its vector is kept for the process.
+        key = (self.model_name, clipped[0]) if len(clipped) == 1 else None
+        if key is not None and key in _QUERY_VECTORS:
+            return _QUERY_VECTORS[key]
+        vecs = np.asarray(self.model.encode(clipped, batch_size=32, normalize_embeddings=True, show_progress_bar=False),
+                          dtype=np.float32)
+        if key is not None:
+            if len(_QUERY_VECTORS) >= MAX_QUERY_VECTORS:
+                _QUERY_VECTORS.pop(next(iter(_QUERY_VECTORS)))
+            _QUERY_VECTORS[key] = vecs
+        return vecs
 
     def encode_groups(self, groups: list[list[str]]) -> list[np.ndarray]:
         """Encode groups of texts (one group per file), reading and writing the cache per group."""
@@ -141,15 +157,23 @@ class Embedder:
                 out[i] = cached
             else:
                 todo.append(i)
-        flat = [t for i in todo for t in groups[i]]
-        vecs = self.encode(flat) if flat else None
-        pos = 0
+        vectors = self._chunk_vectors({t for i in todo for t in groups[i]})
         for i in todo:
-            n = len(groups[i])
-            out[i] = vecs[pos : pos + n] if vecs is not None else np.zeros((0, 1), np.float32)
-            pos += n
+            rows = [vectors[t] for t in groups[i]]
+            out[i] = np.stack(rows) if rows else np.zeros((0, 1), np.float32)
             self._write(groups[i], out[i])
         return [o for o in out if o is not None]
+
+    def _chunk_vectors(self, texts: set[str]) -> dict[str, np.ndarray]:
+        """A vector per chunk text, encoding only texts this process has not encoded yet: a file
+        edited between two commits of a history re-encodes its changed chunks, not all of them."""
+        memo = _CHUNK_VECTORS.setdefault(self.model_name, {})
+        missing = sorted(t for t in texts if t not in memo)
+        if missing:
+            if len(memo) + len(missing) > MAX_CHUNK_VECTORS:
+                memo.clear()
+            memo.update(zip(missing, self.encode(missing)))
+        return {t: memo[t] for t in texts}
 
     def _key(self, texts: list[str]) -> str:
         h = hashlib.sha256()

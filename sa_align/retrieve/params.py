@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, TypeVar
 
 from sa_align.index.model import RepoIndex, ValueFact
@@ -255,13 +256,13 @@ def distinctive(param: Param) -> bool:
     return bool(nums) and all(n is not None and n not in _COMMON_VALUES for n in nums)
 
 
-def _code_key(fact: ValueFact, name: str, context: str) -> str | None:
+def _code_key(source: str, name: str, context: str) -> str | None:
     """Canonical key of one of a fact's names, or `None` when the name says nothing on its own."""
     from sa_align.aliases import canonical_param
 
     settings = load_yaml("numeric.yaml")
     raw = norm_name(name)
-    if fact.source in ("kwarg", "positional") and raw in set(settings["ignore_kwargs"]):
+    if source in ("kwarg", "positional") and raw in set(settings["ignore_kwargs"]):
         return None
     if raw in set(settings["ambiguous_code_names"]):
         # Only a context that picks a meaning (`StepLR(gamma=...)`) canonicalizes a Greek name.
@@ -279,14 +280,20 @@ def build_param_index(index: RepoIndex) -> ParamIndex:
     _register_meanings(index)
     pidx = ParamIndex(facts=list(index.values))
     for fact in index.values:
-        context = fact_context(fact)
-        keys = {_code_key(fact, name, context) for name in fact_names(fact)}
-        # A Greek-letter name that context resolved (`loss.alpha` -> loss weight) stays findable
-        # under its bare name too: a paper that just says "alpha" means the same site.
-        keys |= {norm_name(n) for n in fact_names(fact) if norm_name(n) in _ambiguous()}
-        for key in sorted(k for k in keys if k):
+        for key in _fact_keys(frozenset(fact_names(fact)), fact.source, fact_context(fact)):
             pidx.by_name.setdefault(key, []).append(fact)
     return pidx
+
+
+@lru_cache(maxsize=100_000)
+def _fact_keys(names: frozenset[str], source: str, context: str) -> tuple[str, ...]:
+    """Sorted canonical keys of a fact's names (kept per process: the facts of successive
+    commits of a history, and of copies of one repository, mostly repeat)."""
+    keys = {_code_key(source, name, context) for name in names}
+    # A Greek-letter name that context resolved (`loss.alpha` -> loss weight) stays findable
+    # under its bare name too: a paper that just says "alpha" means the same site.
+    keys |= {norm_name(n) for n in names if norm_name(n) in _ambiguous()}
+    return tuple(sorted(k for k in keys if k))
 
 
 def param_index(index: RepoIndex) -> ParamIndex:

@@ -73,6 +73,21 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
+MAX_MEMO = 50_000
+"""Texts whose tokens `tokenize_memo` keeps per process (cleared when full)."""
+_TOKENS: dict[str, tuple[str, ...]] = {}
+
+
+def tokenize_memo(text: str) -> tuple[str, ...]:
+    """`tokenize`, remembered per text: successive commits of a history share most chunk texts."""
+    hit = _TOKENS.get(text)
+    if hit is None:
+        if len(_TOKENS) >= MAX_MEMO:
+            _TOKENS.clear()
+        hit = _TOKENS[text] = tuple(tokenize(text))
+    return hit
+
+
 def identifier_tokens(name: str) -> set[str]:
     """Tokens of one identifier or phrase (no stopword removal beyond the shared list)."""
     return set(tokenize(name))

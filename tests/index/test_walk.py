@@ -116,3 +116,15 @@ def test_missing_repo_raises(tmp_path: Path):
     (tmp_path / "file.py").write_text("x = 1\n")
     with pytest.raises(RepoError, match="not a directory"):
         build_index(tmp_path / "file.py")
+
+
+def test_a_git_lfs_pointer_is_indexed_as_text_whatever_its_extension(tmp_path):
+    from sa_align.config import IndexConfig
+    from sa_align.index.walk import walk_repo
+
+    pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"cd" * 32 + b"\nsize 99\n"
+    (tmp_path / "model.pt").write_bytes(pointer)
+    (tmp_path / "real.pt").write_bytes(b"\x80\x02" + b"weights" * 300)
+    walked = walk_repo(tmp_path, IndexConfig())
+    assert "model.pt" in walked.files
+    assert [(s.path, s.reason) for s in walked.skipped] == [("real.pt", "binary")]

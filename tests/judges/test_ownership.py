@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sa_align.judges.stub import judge_stub
+from sa_align.judges.stub.judge import judge_stub
 from sa_align.models import Label, Unit
 
 LOSS = {

@@ -1,0 +1,129 @@
+"""Count settings named by the words after the number: "18 hidden dimensions", "4 Fourier blocks".
+
+The alias table knows the common parameter names; papers also state counts of things only they
+name ("10 initial time steps", "25 training trajectories"). A number directly followed by up to
+three words that end in a count noun (`counts.nouns` in `units/extract/cues.yaml`) becomes a
+param named by those words (through the alias table when it knows them), in sentences that state
+a setting rather than a result. Numbers another rule already bound are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from sa_align.aliases import canonical_param
+from sa_align.extract.numerical import PROTOCOL_PARAMS, is_result_sentence, is_statistics
+from sa_align.extract.spaced import math_quantities, with_spaced
+from sa_align.extract.text import Sentence, cue_regex, cues, word_regex
+from sa_align.models import Param
+from sa_align.numbers import find_quantities
+
+_SYMBOL_BEFORE = re.compile(
+    r"(?<![\\\w])(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}$]{1,24}\}|\\?\w+))?)[\s~]*(?:=|\\coloneqq|:=)[\s~]*\$?\s*\$?[\s~]*$"
+)
+_LATEX_CMD = re.compile(r"\\(?:mathrm|text|mathit|operatorname|mathbf|rm)\s*")
+_WORD_OR_SIGN = re.compile(r"[A-Za-z][A-Za-z\-]*|[=:$]|[^\sA-Za-z=:$]+")
+_WORDS_AFTER = re.compile(r"(?:[ \t]+[A-Za-z][A-Za-z\-]*){1,4}")
+_MAX_COUNT = 1e7
+_BEFORE = re.compile(r"(?:\b(?:the|these|those|first|last|about|approximately|roughly|nearly|around|over|every|each|after|within)|(?<!=)(?<!= )~|≈)\s*$", re.I)
+"""A number after these is a reference to a quantity (`the 45k images`, `about 164 epochs`), not a setting
+(`~` after `=` is a converter's math spacing, not "about")."""
+
+
+@lru_cache(maxsize=1)
+def _conf() -> dict:
+    return cues().get("counts", {})
+
+
+@lru_cache(maxsize=1)
+def _nouns() -> frozenset[str]:
+    return frozenset(str(n).split()[-1].lower() for n in _conf().get("nouns", []))
+
+
+@lru_cache(maxsize=1)
+def _block() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in _conf().get("block_words", []))
+
+
+@lru_cache(maxsize=1)
+def _stop() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in _conf().get("stop_words", []))
+
+
+def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound: set[str] = frozenset()) -> list[tuple[int, Param]]:
+    """`(offset, Param)` for each count or head-noun setting of `sent` not inside an already bound span
+    in `taken` and not named like a parameter the sentence already binds (`bound`)."""
+    if is_result_sentence(sent.text):
+        return []
+    cue = word_regex(tuple(str(w) for w in _conf().get("cues", [])))
+    counts_ok = bool(cue.search(sent.text) or cue_regex("numerical", "setting_cues").search(sent.text))
+    out: list[tuple[int, Param]] = []
+    for s, e, q in with_spaced(find_quantities(text, sent.start, sent.end), math_quantities(text, sent.start, sent.end)):
+        if any(a <= s < b for a, b in taken) or q.percent:
+            continue
+        if text[s - 1 : s] in "-/.×x^_{" or text[e : e + 1] in "-/×x%" or _BEFORE.search(text, max(0, s - 16), s):
+            continue  # part of a name, a ratio or a shape (`ViT-B/16`, `3x3`)
+        name = _noun_phrase(text, e, sent.end) if counts_ok and q.integral and 2 < q.value <= _MAX_COUNT else None
+        name = name or _head_phrase(text, max(sent.start, s - 60), s) or (_symbol(text, max(sent.start, s - 40), s) if counts_ok else None)
+        canon = (canonical_param(name) or name.replace(" ", "_").replace("-", "_").lower()) if name else None
+        if canon and canon not in bound and canon not in PROTOCOL_PARAMS:
+            out.append((s, Param(name=canon, surface=name, value=q.scalar(), text=q.text)))
+    # Checked last: naming a dataset's statistics is rarer than having no count at all, and dearer to test.
+    return [] if out and is_statistics(text, sent) else out
+
+
+def _symbol(text: str, start: int, end: int) -> str | None:
+    """`\\beta _ { T } =` or `P_{max} =` right before a number: the symbol as a name (`beta_T`)."""
+    m = _SYMBOL_BEFORE.search(text, start, end)
+    if not m:
+        return None
+    sym = _LATEX_CMD.sub("", m.group(1))
+    sym = re.sub(r"[\s{}\\]", "", sym).strip("_")
+    # One lower-case letter is an index or a loop variable (`n = 3`, `k = 5`), not a named setting.
+    return sym if len(sym) > 1 and not sym.isdigit() else None
+
+
+@lru_cache(maxsize=1)
+def _heads() -> frozenset[str]:
+    return frozenset(str(n).lower() for n in _conf().get("heads", []))
+
+
+def _head_phrase(text: str, start: int, end: int) -> str | None:
+    """`codebook size of` before a number: the head noun and up to two words before it, filler after it."""
+    words = _WORD_OR_SIGN.findall(text, start, end)
+    filler = _filler_words()
+    heads = _heads()
+    while words and (words[-1] in "=:$" or words[-1].lower() in filler) and words[-1].lower() not in heads:
+        words.pop()
+    if not words or words[-1].lower() not in heads or len(_WORD_OR_SIGN.findall(text, start, end)) - len(words) > 4:
+        return None
+    phrase = words[-3:]
+    cut = [i for i, w in enumerate(phrase[:-1]) if not w[0].isalpha() or w.lower() in _stop() or w.lower() in filler]
+    if cut:
+        phrase = phrase[cut[-1] + 1 :]
+    return " ".join(phrase) if len(phrase) >= 2 else None
+
+
+@lru_cache(maxsize=1)
+def _filler_words() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in cues().get("numerical", {}).get("filler", []))
+
+
+def _noun_phrase(text: str, end: int, limit: int) -> str | None:
+    """The words after a number up to the first count noun among the next four, stop words cut off."""
+    words = _WORDS_AFTER.match(text, end, limit)
+    if not words:
+        return None
+    seq = words.group(0).split()
+    nouns = _nouns()
+    hit = next((i for i, w in enumerate(seq[:4]) if w.lower() in nouns), None)
+    if hit is None:
+        return None
+    phrase = seq[: hit + 1]
+    if any(w.lower() in _block() for w in phrase):
+        return None
+    stops = [i for i, w in enumerate(phrase) if w.lower() in _stop()]
+    if stops:
+        phrase = phrase[stops[-1] + 1 :]
+    return " ".join(phrase) if phrase else None

@@ -1,0 +1,81 @@
+"""Numbers a PDF converter spaced out, rejoined where that is unambiguous.
+
+Converters that rebuild math from PDF write every token apart: `$5 1 2 \\times 5 1 2$`,
+`$1 0 ^ { - 4 }$`, `$0 . 0 0 1$`. Inside math, digits separated by single spaces with no comma
+or operator between them are one number (a list would be written `1 , 2 , 4`); outside math
+`4 2` may be two numbers, so prose is left alone. Table cells get the same treatment for the
+exponents converters split (`1e- 4`, `1e - 4`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from sa_align.extract.text import math_spans
+from sa_align.numbers import Quantity, find_quantities
+
+_SPACED = re.compile(r"(?<![\w.])\d(?: \d)+(?: ?\. ?\d(?: \d)*)?(?![\w.])|(?<![\w.])\d ?\. ?\d(?: \d)+(?![\w.])")
+_SPLIT_EXP = re.compile(r"(?<=\d)([eE])\s*([-+\u2212])\s+(?=\d)|(?<=\d[eE])\s+(?=[-+\u2212]?\d)")
+_LOST_CARET = re.compile(r"(?<![\w.])10[-\u2212](\d{1,2})(?![\w.])")
+"""`10-4` in a table cell is `10^-4` whose superscript the converter flattened."""
+
+Found = list[tuple[int, int, Quantity]]
+
+
+def collapse(seg: str) -> tuple[str, list[int]]:
+    """`seg` with spaced digit runs and split exponents joined, and each kept char's index in `seg`."""
+    out: list[str] = []
+    index: list[int] = []
+    pos = 0
+    for m in _join_spans(seg):
+        a, b = m
+        out.extend(seg[pos:a])
+        index.extend(range(pos, a))
+        for i in range(a, b):
+            if not seg[i].isspace():
+                out.append(seg[i])
+                index.append(i)
+        pos = b
+    out.extend(seg[pos:])
+    index.extend(range(pos, len(seg)))
+    return "".join(out), index
+
+
+def _join_spans(seg: str) -> list[tuple[int, int]]:
+    spans = [(m.start(), m.end()) for m in _SPACED.finditer(seg)]
+    spans += [(m.start(), m.end()) for m in _SPLIT_EXP.finditer(seg)]
+    return sorted(spans)
+
+
+def quantities_joined(seg: str, base: int = 0) -> Found:
+    """Numbers of `seg` read after rejoining, with offsets into the original text (`base` + index)."""
+    joined, index = collapse(seg)
+    out: Found = []
+    for s, e, q in find_quantities(joined):
+        out.append((base + index[s], base + index[e - 1] + 1, q))
+    return out
+
+
+def cell_quantities(cell: str) -> list[Quantity]:
+    """Numbers of one table cell: split exponents rejoined, flattened powers of ten restored."""
+    fixed = _SPLIT_EXP.sub(lambda m: (m.group(1) + m.group(2)) if m.group(1) else "", cell)
+    fixed = _LOST_CARET.sub(r"10^-\1", fixed)
+    return [q for _, _, q in find_quantities(fixed)]
+
+
+def math_quantities(text: str, start: int, end: int) -> Found:
+    """Numbers inside the math of `text[start:end]` whose digits the converter spaced out."""
+    out: Found = []
+    for s, e in math_spans(text[start:end]):
+        seg = text[start + s : start + e]
+        if _SPACED.search(seg):
+            out += [q for q in quantities_joined(seg, start + s) if " " in text[q[0] : q[1]]]
+    return out
+
+
+def with_spaced(found: Found, spaced: Found) -> Found:
+    """`found` with the numbers a spaced-out run covers replaced by the rejoined number."""
+    if not spaced:
+        return found
+    kept = [q for q in found if not any(s <= q[0] < e for s, e, _ in spaced)]
+    return sorted(kept + spaced, key=lambda q: q[0])

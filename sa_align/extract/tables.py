@@ -1,0 +1,334 @@
+"""Numerical units from settings tables: one unit per row, one param per value column.
+
+A settings table has a name column (parameter names, written any way) and one or more value
+columns (one setting, or one per stage, dataset or model size). It is told apart from a results
+table by its caption or header words (`tables.setting_words` in `units/extract/cues.yaml`) or by
+a name column made mostly of known parameter names. Each body row with a name and a number
+becomes a numerical unit quoting the row; with several value columns each param carries its
+column header as `condition`. A name cell holding several names run together ("Replay buffer
+capacity Mini-batch size") with as many numbers in the value cell ("1M 256") gives one param
+per name, in order. Rows without a name, tables without a header row and ragged rows are read
+as far as they go.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sa_align.aliases import canonical_param, find_entities, find_param_mentions, normalize_key
+from sa_align.extract.numerical import PROTOCOL_PARAMS, hints_for
+from sa_align.extract.spaced import cell_quantities
+from sa_align.extract.text import cues, word_regex
+from sa_align.models import Param, UnitKind
+from sa_align.paper.tables import Cell, Row, Table
+
+_CAPTION = re.compile(r"(?:^|\n)[ \t]*(?:\*\*)?(?:Table|Tab\.)\s*[A-Z]?\.?\d+[^\n]{0,300}", re.I)
+_LETTERS = re.compile(r"[A-Za-z\u0370-\u03ff]")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z\-]*")
+_MAX_ROWS = 400
+_NAME_START = re.compile(r"(?<=[a-z0-9)\]])\s+(?=[A-Z][a-z])")
+_VALUE_GROUP = re.compile(r"[\[(][^\])]*[\])]|[-+\u2212]?\d[\w.\-+\u2212·]*")
+_LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z \-_]{1,40}?)\s*:+\s*(.*\d.*)$")
+_ENTITY_KINDS = ("dataset", "metric", "method", "split")
+
+
+@dataclass
+class TableUnit:
+    """What one settings row states: the row's offsets, its params and the kind of unit it makes."""
+
+    start: int
+    end: int
+    params: list[Param]
+    kind: UnitKind
+    hints: list[str]
+
+    @property
+    def claim(self) -> str:
+        parts = []
+        for p in self.params:
+            shown = p.text or str(p.value if p.value is not None else p.values)
+            cond = f" ({p.condition})" if p.condition else ""
+            parts.append(f"{p.name} = {shown}{cond}")
+        return f"The paper's table sets {'; '.join(parts)}."
+
+
+@lru_cache(maxsize=1)
+def _tcues() -> dict:
+    return cues().get("tables", {})
+
+
+def caption(text: str, table: Table) -> str:
+    """The `Table N: ...` line just before or after the table, or an empty string."""
+    before = list(_CAPTION.finditer(text, max(0, table.start - 600), table.start))
+    if before:
+        return before[-1].group(0).strip()
+    after = _CAPTION.search(text, table.end, min(len(text), table.end + 400))
+    return after.group(0).strip() if after else ""
+
+
+@dataclass
+class _Layout:
+    """How a settings table is laid out: its body rows, the name column and the column headers."""
+
+    body: list[Row]
+    name_col: int
+    heads: list[str]
+
+
+def _settings_layout(text: str, table: Table) -> _Layout | None:
+    """The layout of `table` when it is a settings table, else `None`."""
+    rows = table.rows[:_MAX_ROWS]
+    if len(rows) < 2 or table.width < 2:
+        return None
+    n_head = _header_rows(rows)
+    body = rows[n_head:]
+    name_col = _name_column(body)
+    if name_col is None:
+        return None
+    heads = _column_heads(rows[:n_head], table.width)
+    return _Layout(body, name_col, heads) if _settings_table(text, table, body, name_col, heads) else None
+
+
+def table_units(text: str, table: Table) -> list[TableUnit]:
+    """The settings a table states, one `TableUnit` per row that names a parameter and gives a number."""
+    lay = _settings_layout(text, table)
+    if lay is None:
+        return []
+    body, name_col, heads = lay.body, lay.name_col, lay.heads
+    value_cols = [c for c in range(name_col + 1, table.width) if _has_numbers(body, c)]
+    plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
+    conditions = {c: (heads[c] if len(value_cols) > 1 or heads[c].lower() not in plain else "") for c in value_cols}
+    transposed = _head_share(heads, value_cols) > _column_share(body, name_col)
+    out = []
+    for row in body:
+        if transposed:
+            unit = _transposed_row(row, name_col, value_cols, heads)
+        else:
+            unit = _row_unit(row, name_col, value_cols, conditions)
+        if unit is not None:
+            out.append(unit)
+    return out
+
+
+def _head_share(heads: list[str], value_cols: list[int]) -> float:
+    """Share of value columns whose header names a known parameter (`#Layers`, `Learning Rate`)."""
+    return sum(bool(_known_name(heads[c])) for c in value_cols) / max(1, len(value_cols))
+
+
+def _column_share(body: list[Row], name_col: int) -> float:
+    return sum(bool(_known_name(r.cells[name_col].text)) for r in body if name_col < len(r.cells)) / max(1, len(body))
+
+
+def _transposed_row(row: Row, name_col: int, value_cols: list[int], heads: list[str]) -> TableUnit | None:
+    """A row of a table whose header names the parameters: the row's label is the condition (a model size, a case)."""
+    if name_col >= len(row.cells):
+        return None
+    label = row.cells[name_col].text
+    params: list[Param] = []
+    for c in value_cols:
+        if c >= len(row.cells):
+            continue
+        group = [k for k in value_cols if heads[k] == heads[c]]
+        mentions = _known_name(heads[c])
+        if len(group) > 1 and len(mentions) == len(group):
+            mentions = [mentions[group.index(c)]]  # a merged header naming one parameter per column it spans
+        head = Cell(heads[c], 0, 0)
+        params += _cell_params(head, mentions, row.cells[c], label)
+    if not params:
+        return None
+    kind = UnitKind.PROTOCOL if all(p.name in PROTOCOL_PARAMS for p in params) else UnitKind.NUMERICAL
+    return TableUnit(row.start, row.end, params, kind, hints_for(list(dict.fromkeys(p.name for p in params)), []))
+
+
+def settings_cells(text: str, table: Table) -> list[Cell]:
+    """Cells of a settings table that state a setting in words (`Prompt Number: [5, 10, 50]`), to be read as sentences."""
+    lay = _settings_layout(text, table)
+    if lay is None:
+        return []
+    cells = {id(c): c for r in lay.body for c in r.cells if _WORDS.search(c.text) and any(ch.isdigit() for ch in c.text)}
+    return sorted(cells.values(), key=lambda c: c.start)
+
+
+def _settings_table(text: str, table: Table, body: list[Row], name_col: int, heads: list[str]) -> bool:
+    """Settings, not results. Results: a caption that says so, or values with their spread. Settings:
+    a caption or header that says so; else a plain `Value` header or a name column mostly of parameter
+    names, but never a name column mostly of datasets, tasks or methods."""
+    cap = caption(text, table)
+    if word_regex(tuple(str(w) for w in _tcues().get("result_words", []))).search(cap) or _spread_share(body, name_col) > 0.3:
+        return False
+    words = word_regex(tuple(str(w) for w in _tcues().get("setting_words", [])))
+    if words.search(cap) or any(words.search(h) for h in heads):
+        return True
+    names = [r.cells[name_col].text for r in body if name_col < len(r.cells)]
+    entities = sum(any(m.target[0] in ("dataset", "method") for m in find_entities(n)) for n in names)
+    if entities * 2 > len(names):
+        return False
+    plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
+    if any(h.lower() in plain for h in heads[name_col + 1 :]) or _mostly_names(body, name_col, heads):
+        return True
+    value_cols = [c for c in range(name_col + 1, len(heads)) if _has_numbers(body, c)]
+    metrics = any(m.target[0] == "metric" for h in heads for m in find_entities(h))
+    return not metrics and _head_share(heads, value_cols) >= 0.5
+
+
+def _spread_share(body: list[Row], name_col: int) -> float:
+    """Share of numeric value cells written as a measurement with its spread."""
+    spread = re.compile(str(_tcues().get("spread_pattern", r"±")))
+    cells = [c.text for r in body for c in r.cells[name_col + 1 :] if any(ch.isdigit() for ch in c.text)]
+    return sum(bool(spread.search(c)) for c in cells) / max(1, len(cells))
+
+
+def _mostly_names(body: list[Row], name_col: int, heads: list[str]) -> bool:
+    """A name column mostly of parameter names, under value headers that name no metric or dataset."""
+    if any(m.target[0] in ("metric", "dataset") for h in heads[name_col + 1 :] for m in find_entities(h)):
+        return False
+    known = 0
+    for r in body:
+        cell = r.cells[name_col].text if name_col < len(r.cells) else ""
+        covered = sum(m.end - m.start for m in _known_name(cell))
+        known += covered * 2 >= len(_LETTERS.findall(cell))
+    return known >= float(_tcues().get("known_share", 0.4)) * max(1, len(body))
+
+
+def _header_rows(rows: list[Row]) -> int:
+    """Leading rows that are headers: marked `<th>`, or (the first row only) holding no number."""
+    n = 0
+    while n < len(rows) - 1 and rows[n].cells and all(c.header for c in rows[n].cells if c.text):
+        n += 1
+    if n == 0 and not any(_is_value(c.text) for c in rows[0].cells[1:]):
+        n = 1
+    return n
+
+
+def _is_value(cell: str) -> bool:
+    """A cell that is a number (with at most a unit or a letter or two), not a label such as `Stage 1`."""
+    return bool(cell_quantities(cell)) and len(_LETTERS.findall(cell)) <= 2
+
+
+def _column_heads(head_rows: list[Row], width: int) -> list[str]:
+    heads = []
+    for c in range(width):
+        parts = [r.cells[c].text for r in head_rows if c < len(r.cells) and r.cells[c].text]
+        heads.append(" ".join(dict.fromkeys(parts)))
+    return heads
+
+
+def _name_column(body: list[Row]) -> int | None:
+    """The column, among the first three, whose cells are most often words (known names first)."""
+    best, best_score = None, 0.0
+    for c in range(3):
+        cells = [r.cells[c].text for r in body if c < len(r.cells) and r.cells[c].text]
+        if not cells:
+            continue
+        wordy = sum(len(_LETTERS.findall(t)) >= 2 for t in cells)
+        score = sum(bool(_known_name(t)) for t in cells) * 2 + wordy
+        if score > best_score and wordy * 2 >= len(cells):
+            best, best_score = c, score
+    return best
+
+
+def _has_numbers(body: list[Row], col: int) -> bool:
+    return any(col < len(r.cells) and cell_quantities(r.cells[col].text) for r in body)
+
+
+def _known_name(cell: str) -> list:
+    return find_param_mentions(cell)
+
+
+def _row_unit(row: Row, name_col: int, value_cols: list[int], conditions: dict[int, str]) -> TableUnit | None:
+    if name_col >= len(row.cells):
+        return None
+    name_cell = row.cells[name_col]
+    mentions = _known_name(name_cell.text)
+    params: list[Param] = []
+    seen: set[int] = set()
+    for c in value_cols:
+        if c >= len(row.cells) or id(row.cells[c]) in seen or row.cells[c] is name_cell:
+            continue
+        seen.add(id(row.cells[c]))
+        params += _cell_params(name_cell, mentions, row.cells[c], conditions[c])
+    if not params:
+        return None
+    kind = UnitKind.PROTOCOL if all(p.name in PROTOCOL_PARAMS for p in params) else UnitKind.NUMERICAL
+    hints = hints_for(list(dict.fromkeys(p.name for p in params)), [m.surface for m in mentions])
+    return TableUnit(row.start, row.end, params, kind, hints)
+
+
+def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) -> list[Param]:
+    labelled = _LABEL.match(cell.text)
+    if labelled:
+        # "Prompt Number: [5, 10, 50]" under a method's row: the label names the setting, the row is its condition.
+        label = Cell(labelled.group(1), cell.start, cell.start + len(labelled.group(1)))
+        value = Cell(labelled.group(2), cell.start, cell.end)
+        return _cell_params(label, _known_name(label.text), value, name_cell.text)
+    quantities = cell_quantities(cell.text)
+    if not quantities:
+        return []
+    cond = condition or None
+    values = [q.value if q.percent else q.scalar() for q in quantities]
+    if len(mentions) > 1 and len(mentions) == len(quantities):
+        return [Param(name=str(m.target), surface=m.surface, value=v, text=q.text, condition=cond)
+                for m, v, q in zip(mentions, values, quantities)]  # fmt: skip
+    if run_together := _run_together(name_cell.text, cell.text, cond):
+        return run_together
+    name, surface = _row_name(name_cell.text, mentions)
+    if name is None:
+        return []
+    unit = "%" if any(q.percent for q in quantities) else None
+    if len(values) == 1:
+        return [Param(name=name, surface=surface, value=values[0], text=quantities[0].text, unit=unit, condition=cond)]
+    return [Param(name=name, surface=surface, values=values, shape="sequence", text=cell.text, unit=unit, condition=cond)]
+
+
+def _run_together(names: str, values: str, cond: str | None) -> list[Param]:
+    """Names and values the converter ran together in two cells, paired in order when they count the same.
+
+    `Initial dimension Convolution kernel size Dimension multiplier` against `128 3 [1, 2, 4, 8]`:
+    a name starts at a capitalised word after a lower-case one; a bracketed list is one value.
+    """
+    segments = [seg.strip() for seg in _NAME_START.split(names) if _WORDS.search(seg)]
+    groups = _VALUE_GROUP.findall(values)
+    if len(segments) < 2 or len(segments) != len(groups):
+        return []
+    out = []
+    for seg, group in zip(segments, groups):
+        qs = cell_quantities(group)
+        name, surface = _row_name(seg, _known_name(seg))
+        if not qs or name is None:
+            return []
+        vals = [q.value if q.percent else q.scalar() for q in qs]
+        if len(vals) == 1:
+            out.append(Param(name=name, surface=surface, value=vals[0], text=qs[0].text, condition=cond))
+        else:
+            out.append(Param(name=name, surface=surface, values=vals, shape="sequence", text=group, condition=cond))
+    return out
+
+
+def _row_name(cell: str, mentions: list) -> tuple[str | None, str]:
+    """Canonical name of a row: the alias table's, else the cell's words as an identifier."""
+    if mentions:
+        m = max(mentions, key=lambda m: m.end - m.start)
+        return str(m.target), m.surface
+    words = _WORDS.findall(cell)
+    if not words or len(words) > int(_tcues().get("max_name_words", 8)):
+        return None, cell
+    canon = canonical_param(" ".join(words))
+    return canon or "_".join(w.lower() for w in words) or normalize_key(cell), cell
+
+
+def table_entities(text: str, table: Table) -> list:
+    """Datasets, metrics and methods a table names in its header rows and first two columns (what was compared, on what)."""
+    rows = table.rows[:_MAX_ROWS]
+    if len(rows) < 2:
+        return []
+    n_head = max(1, _header_rows(rows))
+    cells = [c for r in rows[:n_head] for c in r.cells] + [c for r in rows[n_head:] for c in r.cells[:2]]
+    found, seen = [], set()
+    for cell in cells:
+        if id(cell) in seen:
+            continue
+        seen.add(id(cell))
+        found += [m for m in find_entities(text, cell.start, cell.end) if m.target[0] in _ENTITY_KINDS]
+    return found

@@ -1,0 +1,215 @@
+"""Which sites of a parameter take effect, and which ones a unit is about.
+
+The numeric judge (`judges/numeric/judge.py`, whose docstring states the policy)
+compares a stated value with every site that sets the parameter. This module
+answers the questions about one site that need more than its value:
+
+- `tier`: its precedence (hard-coded overrides of a configuration read over
+  read configuration over command-line values over literals in code over
+  function defaults over dead configuration);
+- `ignored_default`: a parameter default the function body never reads, which
+  therefore never takes effect;
+- `about_unit`: among sites that disagree, the ones whose context (key path,
+  callee, enclosing function, file) names what the unit names (`tasks.mnli.lr`
+  for "the learning rate for MNLI");
+- `same_setting` / `other_callee`: whether two sites set one setting or two.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from sa_align.index.model import RepoIndex, ValueFact
+from sa_align.judges.words import generic_words, root
+from sa_align.models import Param, Unit
+from sa_align.retrieve.params import per_index
+
+Outcome = Literal["match", "conflict"]
+
+
+@dataclass
+class SiteCheck:
+    """One site compared with the stated value."""
+
+    fact: ValueFact
+    tier: int
+    outcome: Outcome
+    overrides: int | None = None
+    """Line of the configuration read this literal overrides (tier 5), else `None`."""
+
+
+# --------------------------------------------------------------------------- precedence
+
+
+def _in_function(fact: ValueFact, index: RepoIndex) -> bool:
+    sym = index.symbol_by_id.get(fact.symbol or "")
+    return sym is not None and sym.kind in ("function", "method")
+
+
+def _read(fact: ValueFact, index: RepoIndex, literal_lines: int) -> bool:
+    """True when Python code mentions the setting's name beyond the literal sites themselves."""
+    from sa_align.judges.evidence import code_vocab
+
+    leaf = fact.key_path.rsplit(".", 1)[-1] if fact.key_path else fact.name
+    refs = code_vocab(index).references
+    return max(refs.get(leaf, 0), refs.get(fact.name, 0)) > literal_lines
+
+
+def _launchers(index: RepoIndex) -> frozenset[str]:
+    """Shell scripts that start a Python run (`python train.py ...`)."""
+    return per_index(index, "launchers", lambda ix: frozenset(e.path for e in ix.entry_points if e.kind == "shell"))
+
+
+def _shell_tier(fact: ValueFact, index: RepoIndex) -> int:
+    """A variable the script expands or exports is in effect: at the launch tier in a script that
+    starts a run, as a literal in running code elsewhere; one nothing reads is dead."""
+    from sa_align.index.reads import shell_reads
+
+    reads = shell_reads(index, fact.path)
+    if fact.name not in reads.expanded and fact.name not in reads.exported:
+        return 0
+    return 3 if fact.path in _launchers(index) else 2
+
+
+def overrides_read(fact: ValueFact, index: RepoIndex) -> int | None:
+    """Line of the configuration read that this literal assignment overrides, if any
+    (`lr = cfg["lr"]` ... `lr = 0.01`; see `sa_align/index/overrides.py`)."""
+    from sa_align.index.overrides import overrides
+    from sa_align.judges.liveness.dead import dead_code
+
+    if fact.source != "assign" or _kind(fact.path, index) != "python":
+        return None
+    if fact.symbol is not None and not _in_function(fact, index):
+        return None  # a class body: its assignments are declarations, not statements that run in order
+    if fact.symbol is not None and fact.symbol in dead_code(index).dead:
+        return None  # a helper nothing that runs calls overrides nothing (`judges/liveness/dead.py`)
+    return overrides(index, fact.path, fact.symbol).get((fact.line, fact.name))
+
+
+def _kind(path: str, index: RepoIndex) -> str | None:
+    return index.file_kind(path)
+
+
+def tier(fact: ValueFact, index: RepoIndex, literal_lines: int = 0) -> int:
+    """Precedence of a site (see the numeric judge's docstring): 5 override ... 0 dead."""
+    if overrides_read(fact, index) is not None:
+        return 5
+    if fact.source in ("kwarg", "positional") or (fact.source in ("assign", "dict") and _in_function(fact, index)):
+        return 2
+    if fact.source in ("config", "assign", "dict"):
+        return 4 if fact.source != "config" or _read(fact, index, literal_lines) else 0
+    if fact.source == "shell":
+        return _shell_tier(fact, index)
+    if fact.source == "cli":
+        return 3
+    return 1
+
+
+# --------------------------------------------------------------------------- effect
+
+
+def _stubbed(index: RepoIndex) -> frozenset[str]:
+    return per_index(index, "stubbed-symbols", lambda ix: frozenset(s.symbol for s in ix.stubs))
+
+
+def ignored_default(fact: ValueFact, index: RepoIndex) -> bool:
+    """A parameter default that the function's body never reads: whatever its value, it sets nothing.
+
+    A placeholder body (`pass`, `raise NotImplementedError`) is left to the stub judge,
+    and a body that reads its locals reflectively (`locals()`) counts as reading them all.
+    """
+    from sa_align.index.reads import body_reads
+
+    if fact.source != "default" or not fact.symbol or fact.symbol in _stubbed(index):
+        return False
+    sym = index.symbol_by_id.get(fact.symbol)
+    if sym is None or fact.name not in sym.params:
+        return False  # a lambda's default, or one the symbol table does not list
+    reads = body_reads(index, fact.symbol)
+    return reads is not None and fact.name not in reads
+
+
+# --------------------------------------------------------------------------- context
+
+
+def _words(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
+    """Crude stems of the words of `text` (not `drop`, no bare numbers), hyphenated compounds also
+    joined (`SST-2` -> `sst2`, `fine-tuning` -> `finetun`, which meets `finetune`)."""
+    from sa_align.retrieve.text import tokenize
+
+    compounds = " ".join(m.replace("-", "") for m in re.findall(r"\b[A-Za-z]\w*(?:-\w+)+", text))
+    return {root(w) for w in tokenize(f"{text} {compounds}") if not w.isdigit() and w not in drop}
+
+
+def unit_words(unit: Unit, p: Param) -> frozenset[str]:
+    """Words of the unit's claim and hints that are not the parameters' own names (`mnli` in
+    "the learning rate for MNLI"), nor words too generic to tell one setting from another."""
+    from sa_align.aliases import param_aliases
+    own = " ".join(f"{q.name} {q.surface or ''} {' '.join(param_aliases(q.name))}" for q in unit.params)
+    said = _words(f"{unit.claim} {' '.join(unit.hints)}", generic_words())
+    return frozenset(said - _words(own))
+
+
+def site_words(fact: ValueFact) -> set[str]:
+    """Words of a site's context: key path above the leaf, callee, enclosing function, file path."""
+    scope = fact.key_path.rsplit(".", 1)[0] if "." in fact.key_path else ""
+    qualname = (fact.symbol or "").split("::", 1)[-1] if fact.symbol else ""
+    path = fact.path.rsplit(".", 1)[0]
+    return _words(" ".join(x.replace(".", " ").replace("/", " ") for x in (scope, fact.call or "", qualname, path)))
+
+
+def about_unit(checks: list[SiteCheck], words: frozenset[str]) -> list[SiteCheck]:
+    """The sites whose context has a word the unit says and some other site lacks; `[]` when
+    context singles out no proper subset (no word of the unit, or all sites carry one)."""
+    if not words or len(checks) < 2:
+        return []
+    contexts = [site_words(c.fact) for c in checks]
+    shared = set.intersection(*contexts)
+    picked = [c for c, ctx in zip(checks, contexts) if (ctx - shared) & words]
+    return picked if 0 < len(picked) < len(checks) else []
+
+
+def preset_name(named: list[SiteCheck], others: list[SiteCheck], words: frozenset[str]) -> str | None:
+    """Where the site the unit's words single out lives (`PRESETS.base`, `finetune`): the preset it names."""
+    theirs = set().union(*(site_words(c.fact) for c in others)) if others else set()
+    for c in named:
+        if (site_words(c.fact) - theirs) & words:
+            fact = c.fact
+            scope = fact.key_path.rsplit(".", 1)[0] if "." in fact.key_path else ""
+            return scope or (fact.symbol or "").split("::", 1)[-1] or fact.call or fact.path
+    return None
+
+
+# --------------------------------------------------------------------------- same setting
+
+
+def other_callee(conflict: SiteCheck, matches: list[SiteCheck]) -> bool:
+    """A literal passed to some callee says nothing about another function's default.
+
+    When the stated value is a function's parameter default (`def crop(x, padding=4)`),
+    only a call of that function overrides it; `Conv2d(..., padding=1)` is another setting.
+    """
+    if conflict.fact.source not in ("kwarg", "positional") or not matches:
+        return False
+    if any(m.fact.source != "default" for m in matches):
+        return False
+    callee = (conflict.fact.call or "").rsplit(".", 1)[-1]
+    owners = [(m.fact.symbol or "").split("::")[-1].split(".") for m in matches]
+    return not any(callee in parts for parts in owners)
+
+
+def same_setting(a: ValueFact, b: ValueFact) -> bool:
+    """Two sites set the same thing: one flag, one callee's keyword, one key path."""
+    if a.source == b.source == "cli" and a.key_path and a.key_path == b.key_path:
+        return True  # a flag's default and a script passing the flag set the same thing
+    if a.call or b.call:
+        return bool(a.call and b.call and a.call.rsplit(".", 1)[-1] == b.call.rsplit(".", 1)[-1])
+    return a.key_path == b.key_path or a.key_path.rsplit(".", 1)[-1] == b.key_path.rsplit(".", 1)[-1] and a.path != b.path
+
+
+__all__ = [
+    "SiteCheck", "about_unit", "ignored_default", "other_callee", "overrides_read", "same_setting", "site_words",
+    "tier", "unit_words",
+]

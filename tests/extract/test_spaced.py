@@ -1,0 +1,38 @@
+"""Numbers a converter spaced out: rejoined inside math and in table cells, left alone in prose."""
+
+from __future__ import annotations
+
+import pytest
+
+from sa_align.extract import extract_units
+from sa_align.extract.spaced import cell_quantities, math_quantities
+from sa_align.paper import paper_from_text
+
+
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        ("zs_dim $= ~ 5 1 2$ here", [512]),
+        ("images of $5 1 2 \\times 5 1 2$ pixels", [512, 512]),
+        ("a step size of $1 0 ^ { - 4 }$", [1e-4]),
+        ("a rate of $0 . 0 0 1$", [0.001]),
+        ("strides $( 2 , 2 , 2 , 1 )$", []),  # a list keeps its commas: nothing to rejoin
+        ("D.1 Ablations 4 2", []),  # prose: `4 2` may be two numbers
+    ],
+)
+def test_math_runs(text: str, values: list[float]) -> None:
+    assert [q.value for _, _, q in math_quantities(text, 0, len(text))] == pytest.approx(values)
+
+
+@pytest.mark.parametrize(
+    "cell, values",
+    [("1e- 4", [1e-4]), ("1e - 4", [1e-4]), ("6.25 · 10-5", [6.25e-5]), ("10-3 10-8", [1e-3, 1e-8]), ("1M 256", [1e6, 256])],
+)
+def test_cells(cell: str, values: list[float]) -> None:
+    assert [q.value for q in cell_quantities(cell)] == pytest.approx(values)
+
+
+def test_spaced_values_bind_to_their_names() -> None:
+    paper = paper_from_text("# Method\n\nWe train with a batch size of $5 1 2$ and a learning rate of $3 \\times 1 0 ^ { - 4 }$.\n")
+    got = {p.name: p.value for u in extract_units(paper) for p in u.params}
+    assert got["batch_size"] == 512 and got["learning_rate"] == pytest.approx(3e-4)

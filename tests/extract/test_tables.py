@@ -1,0 +1,121 @@
+"""Settings tables as numerical units: names, values and the column header as condition."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sa_align.extract import extract, extract_units
+from sa_align.models import Paper, Unit, UnitKind
+from sa_align.paper import load_paper, paper_from_text
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "papers" / "converted.md"
+
+
+def params(units: list[Unit]) -> dict[str, list[tuple]]:
+    out: dict[str, list[tuple]] = {}
+    for u in units:
+        for p in u.params:
+            out.setdefault(p.name, []).append((p.value if p.value is not None else p.values, p.condition))
+    return out
+
+
+@pytest.fixture(scope="module")
+def converted() -> tuple[Paper, list[Unit]]:
+    paper = load_paper(FIXTURE)
+    return paper, extract_units(paper)
+
+
+def test_hyperparameter_table_rows_become_units_with_conditions(converted) -> None:
+    paper, units = converted
+    got = params(units)
+    assert got["warmup_steps"] == [(500, "Stage 1"), (1000, "Stage 2")]
+    assert got["weight_decay"] == [(0.05, "Stage 1"), (0.01, "Stage 2")]
+    assert (0.1, "Stage 1") in got["dropout"]
+    row = next(u for u in units if any(p.name == "warmup_steps" for p in u.params))
+    assert row.kind == UnitKind.NUMERICAL and len(row.params) == 2
+    assert paper.text[row.span.start : row.span.end] == row.quote and row.quote.startswith("<tr>")
+
+
+def test_no_unit_from_contents_references_acknowledgements_checklists_or_proofs(converted) -> None:
+    paper, units = converted
+    assert units
+    for u in units:
+        assert paper.region_at(u.span.start, {"contents", "references", "acknowledgements", "checklist", "proof", "furniture"}) is None
+    values = {v for name, found in params(units).items() for v, _ in found if not isinstance(v, list)}
+    assert 0.01 not in {v for v, c in params(units).get("learning_rate", [])}  # the reference list's
+    assert 64 not in values and 0.5 not in values  # the appendix proof's and the inline proof's
+    assert 0.0003 in {v for v, _ in params(units)["learning_rate"]}
+
+
+TRANSPOSED = """# Models
+
+Table 2: Model configurations.
+
+<table><tr><td>Model</td><td>#Layers</td><td>Hidden size</td><td>Learning rate</td></tr><tr><td>Tiny</td><td>6</td><td>256</td><td>1e-3</td></tr><tr><td>Base</td><td>12</td><td>768</td><td>3e-4</td></tr></table>
+"""
+
+RESULTS = """# Results
+
+Table 3: Comparison with baselines on CIFAR-10 (accuracy, 3 seeds).
+
+<table><tr><td>Method</td><td>Accuracy</td><td>Params</td></tr><tr><td>ResNet-18</td><td>93.1 ± 0.2</td><td>11M</td></tr><tr><td>Ours</td><td>94.0 ± 0.1</td><td>9M</td></tr></table>
+"""
+
+
+def test_a_table_naming_parameters_in_its_header_reads_rows_as_configurations() -> None:
+    got = params(extract_units(paper_from_text(TRANSPOSED)))
+    assert got["num_layers"] == [(6, "Tiny"), (12, "Base")]
+    assert got["hidden_size"] == [(256, "Tiny"), (768, "Base")]
+    assert got["learning_rate"] == [(0.001, "Tiny"), (0.0003, "Base")]
+
+
+def test_results_tables_give_no_numerical_units_but_name_what_was_compared() -> None:
+    units = extract_units(paper_from_text(RESULTS))
+    assert not any(u.kind == UnitKind.NUMERICAL for u in units)
+    protocol = [e for u in units if u.kind == UnitKind.PROTOCOL for e in u.entities]
+    assert "CIFAR-10" in protocol or "ResNet-18" in protocol or "accuracy" in protocol
+
+
+def test_labelled_cells_name_their_setting_and_the_row_is_the_condition() -> None:
+    text = (
+        "Table 4: Hyperparameter search ranges.\n\n<table><tr><td>Method</td><td>Hyperparameters</td></tr>"
+        "<tr><td>Adapter</td><td>Bottleneck: [8, 16, 32]</td></tr></table>\n"
+    )
+    got = params(extract_units(paper_from_text(text)))
+    assert got["bottleneck"] == [([8, 16, 32], "Adapter")]
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "<table><tr><td>batch size</td><td>64</td></tr><tr><td>epochs</td><td>30</td></tr></table>",  # no header row
+        "<table><tr><td>Setting</td><td>Value</td></tr><tr><td>batch size</td><td>64</td><td>??</td><td>7</td></tr><tr><td>epochs</td></tr></table>",  # ragged
+        "<table><tr><td>Setting</td><td>Value</td></tr><tr><td></td><td></td></tr></table>",  # empty
+        "<table><tr><td>Setting<tr><td>batch size<td>64",  # never closed
+    ],
+)
+def test_bad_tables_give_a_result_not_a_crash(table: str) -> None:
+    extraction = extract(paper_from_text(f"# Setup\n\nWe list the settings.\n\n{table}\n\n# Empty\n\n"))
+    assert len(extraction.units) <= 80
+    got = params(extraction.units)
+    assert "batch_size" not in got or got["batch_size"][0][0] == 64
+
+
+def test_a_paper_that_is_nearly_all_tables_keeps_the_budget() -> None:
+    rows = "".join(f"<tr><td>Setting {i} rate</td><td>{i}.5</td></tr>" for i in range(400))
+    text = "# Setup\n\nTable 1: Hyperparameters.\n\n<table><tr><td>Name</td><td>Value</td></tr>" + rows + "</table>\n"
+    extraction = extract(paper_from_text(text))
+    assert 0 < len(extraction.units) <= 80 and any("unit budget" in n for n in extraction.notes)
+
+
+def test_a_paper_with_nothing_extractable_says_so() -> None:
+    extraction = extract(paper_from_text("# Notes\n\nThis text states nothing one could check.\n"))
+    assert extraction.units == [] and any("no units found" in n for n in extraction.notes)
+
+
+def test_garbled_conversion_is_read_without_a_crash() -> None:
+    garbled = "# M e t h o d\n\n$$ \\begin{array} { r l } 5 1 2 & { \\times } \\end{array $$\n\n<table><tr><td>\x00\ufffd</td>" * 50
+    extraction = extract(paper_from_text(garbled))
+    assert len(extraction.units) <= 80
