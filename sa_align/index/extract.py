@@ -44,7 +44,11 @@ def file_text(rel: str, data: bytes) -> str:
 
 
 def prepare() -> None:
-    """Compile the Python query and load the pattern tables now (before forking workers, which inherit them)."""
+    """Import the extractors, compile the Python query and load the pattern tables now (before forking
+    workers, which inherit them)."""
+    import sa_align.index.configs  # noqa: F401
+    import sa_align.index.other  # noqa: F401
+    import sa_align.index.python  # noqa: F401
     from sa_align.index.pyfacts import call_rules
     from sa_align.index.queries import parser, query, stub_patterns
     from sa_align.index.scopes import rules
