@@ -166,25 +166,25 @@ def extract(
 @app.command()
 def index(
     repo: Path = typer.Argument(..., help="Repository folder."),
-    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print everything found as JSON (the text output shows counts and the first few of each list)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the index cache."),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/sa_align)."),
 ) -> None:
-    """Summarize what the code index finds in REPO."""
+    """Summarize what the code index finds in REPO (cached by content, as `evaluate` caches it)."""
     from sa_align.errors import InputError
-    from sa_align.index import build_index
-    from sa_align.report.index_summary import index_summary
+    from sa_align.report.index_summary import cached_index_summary, render_index_summary
 
+    config = _config(None, 1, None, None, no_cache, cache_dir)
     try:
-        idx = build_index(repo)
+        summary = cached_index_summary(repo, config.index, config.index_cache_dir)
     except InputError as exc:
         raise _fail(str(exc))
-    summary = index_summary(idx)
     if as_json:
         import json
 
         typer.echo(json.dumps(summary, indent=2))
         return
-    for key, value in summary.items():
-        typer.echo(f"{key}: {value}")
+    typer.echo("\n".join(render_index_summary(summary)))
 
 
 @app.command()
@@ -255,7 +255,10 @@ def batch(
     judge: Optional[List[str]] = JudgeOpt,
     samples: int = typer.Option(1, "--samples", min=1, help="Samples per judge model."),
     budget: Optional[float] = typer.Option(None, "--budget", help="Dollar budget per pair for LLM calls."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes (default: one per core)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes, or CPUs of a local Ray runtime (default: one per core)."),
+    executor: str = typer.Option("process", "--executor", "-e", help="Where pairs run: process (a local pool) or ray (Ray tasks; the `ray` extra)."),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto); none starts a local Ray runtime."),
+    shared_prefix: Optional[Path] = typer.Option(None, "--shared-prefix", help="A folder every Ray node mounts at the same path: inputs under it are read in place, not shipped."),
     embeddings: Optional[bool] = EmbedOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-pair output."),
 ) -> None:
@@ -270,7 +273,8 @@ def batch(
 
     config = _config(judge, samples, budget, None, False, None, embeddings)
     try:
-        outcomes = run_batch(manifest, out, config, workers=workers, formats=_formats(formats), on_pair=show)
+        outcomes = run_batch(manifest, out, config, executor=executor, workers=workers, address=address,
+                             shared_prefix=shared_prefix, formats=_formats(formats), on_pair=show)
     except InputError as exc:
         raise _fail(str(exc))
     failed = sum(1 for o in outcomes if o.status == "failed")

@@ -127,6 +127,11 @@ class EvalConfig(_Config):
         """True when no model is configured and nothing may touch the network."""
         return not self.judges and not self.extractors
 
+    @property
+    def index_cache_dir(self) -> Path | None:
+        """Where the index cache lives, or `None` when caching is off."""
+        return self.cache_dir if self.use_cache and self.index.use_cache else None
+
     def public_dict(self) -> dict[str, Any]:
         """The config as JSON data, for the report (no secrets are ever stored in it)."""
         return self.model_dump(mode="json")

@@ -53,3 +53,7 @@ class LLMGiveUp(LLMError):
 
 class BudgetExceeded(LLMError):
     """The run's dollar or token budget is spent; no new calls start."""
+
+
+class ExecutorError(InputError):
+    """A batch executor cannot start: its library is not installed or its cluster does not answer."""

@@ -167,8 +167,7 @@ def complete(units: Sequence[Unit]) -> list[Unit]:
 def index_repo(repo: str | Path, config: EvalConfig):
     from sa_align.index import build_index
 
-    cache = config.cache_dir if config.use_cache and config.index.use_cache else None
-    return build_index(repo, config.index, cache_dir=cache)
+    return build_index(repo, config.index, cache_dir=config.index_cache_dir)
 
 
 def index_flags(index) -> list[Flag]:

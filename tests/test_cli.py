@@ -55,10 +55,45 @@ def test_extract_writes_an_editable_units_file(tmp_path):
 
 
 def test_index_summary(tmp_path):
-    result = runner.invoke(app, ["index", str(EX / "repo"), "--json"])
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    result = runner.invoke(app, ["index", str(EX / "repo"), "--json", *cache])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["files"]["python"] >= 6 and summary["entry_points"]
+    assert summary["cache"].endswith("files parsed") and (tmp_path / "cache" / "index").is_dir()
+    again = json.loads(runner.invoke(app, ["index", str(EX / "repo"), "--json", *cache]).stdout)
+    assert again["cache"] == "hit" and again["stubs"] == summary["stubs"]
+
+
+def test_index_text_output_is_bounded(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "stubs.py").write_text("".join(f"def step_{i}():\n    raise NotImplementedError\n\n" for i in range(9)))
+    result = runner.invoke(app, ["index", str(repo), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    [stubs] = [line for line in result.stdout.splitlines() if line.startswith("stubs:")]
+    assert stubs.startswith("stubs: 9: stubs.py::step_0 (not_implemented)") and stubs.endswith("; 4 more with --json")
+    assert stubs.count("stubs.py::") == 5 and "cache: 1 files parsed" in result.stdout
+
+
+def test_batch_input_problems_exit_2_before_any_work(tmp_path):
+    import socket
+
+    import pytest
+
+    manifest = tmp_path / "m.jsonl"
+    manifest.write_text(json.dumps({"id": "a", "paper": str(EX / "paper.md"), "repo": str(tmp_path / "gone")}) + "\n")
+    result = runner.invoke(app, ["batch", str(manifest), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2 and "gone' is not a folder" in result.output
+    pytest.importorskip("ray")
+    manifest.write_text(json.dumps({"id": "a", "paper": str(EX / "paper.md"), "repo": str(EX / "repo")}) + "\n")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    result = runner.invoke(app, ["batch", str(manifest), "--executor", "ray", "--address", f"127.0.0.1:{port}",
+                                 "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2 and f"no Ray cluster answers at '127.0.0.1:{port}'" in result.output
+    assert not (tmp_path / "out").exists()
 
 
 def test_bench_sabench_runs_named_runs_and_refuses_unknown_papers(tmp_path):

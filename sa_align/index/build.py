@@ -16,9 +16,6 @@ from sa_align.index.extract import file_text
 from sa_align.index.gitinfo import git_commit
 from sa_align.index.model import FileFacts, RepoIndex, SkippedFile
 from sa_align.index.moved import moved_facts
-from sa_align.index.parallel import extract_here, extract_parallel
-from sa_align.index.reach import entry_points, reachable
-from sa_align.index.resolve import resolve_calls
 from sa_align.index.walk import walk_repo
 from sa_align.resources import load_yaml
 
@@ -50,6 +47,9 @@ def _read(files: dict[str, Path], skipped: list[SkippedFile]) -> dict[str, bytes
 def _extract_all(todo: dict[str, bytes], keys: dict[str, str], cache: FactsCache | None,
                  workers: int) -> dict[str, FileFacts]:
     """Extract and cache `todo`; with several cores, worker processes share the work."""
+    # Imported here: a warm build loads the whole index from the cache and never parses.
+    from sa_align.index.parallel import extract_here, extract_parallel
+
     total = sum(len(d) for d in todo.values())
     if workers < 2 or len(todo) < 8 or total < PARALLEL_MIN_BYTES:
         return extract_here(list(todo.items()), keys, cache)
@@ -92,16 +92,27 @@ def build_index(repo: str | Path, config: IndexConfig | None = None, cache_dir: 
     return index
 
 
-def _build(root: Path, config: IndexConfig, cache_dir: Path | None) -> RepoIndex:
+def repo_cache_key(repo: str | Path, config: IndexConfig | None = None) -> str:
+    """The key the whole-repository cache entry of `repo` is stored under: its content, not its path."""
+    return _snapshot(_check_root(repo), config or IndexConfig())[4]
+
+
+def _snapshot(root: Path, config: IndexConfig):
+    """(walk, file bytes, their hashes, content hash, pack key) of the repository as it is now."""
     walked = walk_repo(root, config)
     data = _read(walked.files, walked.skipped)
     hashes = {rel: hashlib.sha256(blob).hexdigest() for rel, blob in data.items()}
     content = _content_hash(hashes)
-    cache = FactsCache(cache_dir) if cache_dir is not None and config.use_cache else None
     # Skipped files are part of the picture (and not of the content hash).
     pack_key = hashlib.sha256(
         "\n".join([content, *sorted(f"{s.path}\0{s.reason}" for s in walked.skipped)]).encode()
     ).hexdigest()
+    return walked, data, hashes, content, pack_key
+
+
+def _build(root: Path, config: IndexConfig, cache_dir: Path | None) -> RepoIndex:
+    walked, data, hashes, content, pack_key = _snapshot(root, config)
+    cache = FactsCache(cache_dir) if cache_dir is not None and config.use_cache else None
     pack = cache.load_pack(pack_key) if cache else None
     parsed: dict[str, FileFacts] = {}
     if pack is not None:
@@ -168,6 +179,9 @@ def make_index(root: Path, content: str, fields: dict) -> RepoIndex:
 
 
 def _assemble(root: Path, content: str, facts: list[FileFacts], skipped: list[SkippedFile]) -> RepoIndex:
+    from sa_align.index.reach import entry_points, reachable
+    from sa_align.index.resolve import resolve_calls
+
     resolver, calls = resolve_calls(facts, _implicit_methods())
     eps = entry_points(facts, resolver)
     return make_index(root, content, {

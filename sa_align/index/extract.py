@@ -5,18 +5,11 @@ from __future__ import annotations
 import hashlib
 import logging
 
-from sa_align.index.configs import extract_config, scripts_in_text
 from sa_align.index.model import FileFacts, FileKind
-from sa_align.index.other import (
-    extract_c,
-    extract_makefile,
-    extract_notebook,
-    extract_shell,
-    extract_text,
-    notebook_text,
-)
-from sa_align.index.python import extract_python
 from sa_align.index.walk import file_kind, is_makefile
+
+# The extractors (tree-sitter, queries, config parsers) are imported where they run: a
+# warm index, loaded whole from the cache, needs only `file_text` from this module.
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +37,18 @@ def file_text(rel: str, data: bytes) -> str:
     """The text the index keeps for a file (a notebook's virtual concatenated code text)."""
     text = decode(data)
     if file_kind(rel) == "notebook":
+        from sa_align.index.other import notebook_text
+
         return notebook_text(text) or text
     return text
 
 
 def prepare() -> None:
-    """Compile the Python query and load the pattern tables now (before forking workers, which inherit them)."""
+    """Import the extractors, compile the Python query and load the pattern tables now (before forking
+    workers, which inherit them)."""
+    import sa_align.index.configs  # noqa: F401
+    import sa_align.index.other  # noqa: F401
+    import sa_align.index.python  # noqa: F401
     from sa_align.index.pyfacts import call_rules
     from sa_align.index.queries import parser, query, stub_patterns
     from sa_align.index.scopes import rules
@@ -70,6 +69,8 @@ def extract_file(rel: str, data: bytes) -> FileFacts:
     try:
         facts = _extract(rel, data, kind)
     except Exception as exc:  # one broken file must not sink the index
+        from sa_align.index.other import extract_text
+
         log.warning("indexing %s as text: %s: %s", rel, type(exc).__name__, exc)
         facts = extract_text(rel, len(data), n_lines(data))
         facts.info.parse_errors = 1
@@ -78,6 +79,10 @@ def extract_file(rel: str, data: bytes) -> FileFacts:
 
 
 def _extract(rel: str, data: bytes, kind: FileKind) -> FileFacts:
+    from sa_align.index.configs import extract_config, scripts_in_text
+    from sa_align.index.other import extract_c, extract_makefile, extract_notebook, extract_shell, extract_text, notebook_text
+    from sa_align.index.python import extract_python
+
     lines = n_lines(data)
     if kind in ("python", "c", "shell") and has_long_line(data):
         log.info("indexing %s as text: a line is longer than %d bytes", rel, MAX_LINE_BYTES)

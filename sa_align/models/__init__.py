@@ -11,32 +11,46 @@ and its schemas. Everything is importable from `sa_align.models`.
 
 from __future__ import annotations
 
-from sa_align.models.base import (
-    LABEL_SCORES,
-    SA_BENCH_LEVELS,
-    SCHEMA_VERSION,
-    Attribution,
-    Citation,
-    Label,
-    Paper,
-    PaperFormat,
-    Region,
-    RegionKind,
-    Section,
-    UnitKind,
-)
-from sa_align.models.report import (
-    DriftReport,
-    PaperIdentity,
-    RepoIdentity,
-    RetrievalInfo,
-    Summary,
-    report_schema,
-    units_file_schema,
-    write_schemas,
-)
-from sa_align.models.results import Candidate, Cost, Flag, UnitResult, Verdict
-from sa_align.models.units import CharSpan, CodeSpan, Gold, Param, Scalar, Unit, UnitsFile
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# Each submodule is built on first use: the index needs only `CodeSpan`, and building the
+# report and result models (their field docstrings are read from source) costs time that
+# `sa-align index` and a warm index load should not pay.
+_HOMES = {
+    "base": ("LABEL_SCORES", "SA_BENCH_LEVELS", "SCHEMA_VERSION", "Attribution", "Citation", "Label", "Paper",
+             "PaperFormat", "Region", "RegionKind", "Section", "UnitKind"),
+    "report": ("DriftReport", "PaperIdentity", "RepoIdentity", "RetrievalInfo", "Summary", "report_schema",
+               "units_file_schema", "write_schemas"),
+    "results": ("Candidate", "Cost", "Flag", "UnitResult", "Verdict"),
+    "units": ("CharSpan", "CodeSpan", "Gold", "Param", "Scalar", "Unit", "UnitsFile"),
+}
+_LAZY = {name: f"sa_align.models.{module}" for module, names in _HOMES.items() for name in names}
+
+if TYPE_CHECKING:
+    from sa_align.models.base import (
+        LABEL_SCORES, SA_BENCH_LEVELS, SCHEMA_VERSION, Attribution, Citation, Label, Paper, PaperFormat, Region,
+        RegionKind, Section, UnitKind,
+    )
+    from sa_align.models.report import (
+        DriftReport, PaperIdentity, RepoIdentity, RetrievalInfo, Summary, report_schema, units_file_schema,
+        write_schemas,
+    )
+    from sa_align.models.results import Candidate, Cost, Flag, UnitResult, Verdict
+    from sa_align.models.units import CharSpan, CodeSpan, Gold, Param, Scalar, Unit, UnitsFile
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'sa_align.models' has no attribute {name!r}")
+    value = getattr(import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
 
 __all__ = [
     "LABEL_SCORES",

@@ -1,9 +1,23 @@
-"""What the code index found, as a small dict for `sa-align index`."""
+"""What the code index found: a dict for `sa-align index --json`, and a bounded text rendering of it.
+
+The summary of a repository is cached beside the index cache's whole-repository
+entry, under the same content key: a warm `sa-align index` hashes the files and
+prints, without loading ~200k facts it would only count. The root and the git
+commit are read anew each time (neither is part of the content).
+"""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
+
+SUMMARY_FORMAT = 1
+"""Bump when `index_summary` changes what it returns."""
+
+SHOWN = 5
+"""Items of each list the text output shows; `--json` has them all."""
 
 
 def index_summary(index) -> dict[str, Any]:
@@ -24,4 +38,44 @@ def index_summary(index) -> dict[str, Any]:
         "entry_points": [f"{e.path}:{e.line} ({e.kind})" for e in index.entry_points],
         "functions_reachable": f"{sum(1 for f in functions if f.id in reachable)}/{len(functions)}",
         "stubs": [f"{s.symbol} ({', '.join(s.forms)})" for s in index.stubs],
+        "cache": "hit" if index.stats.get("repo_cache_hit") else f"{int(index.stats.get('parsed', 0))} files parsed",
     }
+
+
+def cached_index_summary(repo: str | Path, config, cache_dir: Path | None) -> dict[str, Any]:
+    """`index_summary` of `repo`, from the cache when its content was summarized before (`config`: `IndexConfig`)."""
+    from sa_align.index.build import build_index, repo_cache_key
+    from sa_align.index.cache import INDEX_FORMAT, write_atomic
+    from sa_align.index.gitinfo import git_commit
+
+    path = None
+    if cache_dir is not None and config.use_cache:
+        key = repo_cache_key(repo, config)
+        path = Path(cache_dir) / "index" / f"v{INDEX_FORMAT}" / f"summaries-v{SUMMARY_FORMAT}" / key[:2] / f"{key}.json"
+        try:
+            summary = json.loads(path.read_text(encoding="utf-8"))
+            root = Path(repo).resolve()
+            return {**summary, "root": str(root), "git_commit": git_commit(root), "cache": "hit"}
+        except (OSError, ValueError):
+            pass  # not summarized yet (or unreadable): build it
+    summary = index_summary(build_index(repo, config, cache_dir=cache_dir))
+    if path is not None:
+        write_atomic(path, json.dumps(summary).encode())
+    return summary
+
+
+def render_index_summary(summary: dict[str, Any], shown: int = SHOWN) -> list[str]:
+    """One line per entry: counts for tables, the total and the first `shown` items for lists."""
+    lines = []
+    for key, value in summary.items():
+        if isinstance(value, dict):
+            text = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
+        elif isinstance(value, list):
+            text = str(len(value))
+            if value:
+                more = f"; {len(value) - shown} more with --json" if len(value) > shown else ""
+                text += ": " + "; ".join(value[:shown]) + more
+        else:
+            text = "none" if value is None else str(value)
+        lines.append(f"{key}: {text}")
+    return lines

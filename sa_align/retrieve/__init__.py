@@ -60,7 +60,7 @@ class Retriever:
     """Ranks a repository's chunks for units; build once per index with `build_retriever`."""
 
     def __init__(self, index: RepoIndex, config: EvalConfig) -> None:
-        from sa_align.retrieve.bm25 import ColumnBM25
+        from sa_align.retrieve.bm25 import Bm25
         from sa_align.retrieve.graph import undirected
 
         self.index, self.config = index, config
@@ -68,10 +68,10 @@ class Retriever:
         self.chunks: list[Chunk] = build_chunks(index)
         docs = [tokenize_memo(c.text + "\n" + " ".join(c.extra)) for c in self.chunks]
         self.doc_terms = [set(d) for d in docs]
-        self.bm25 = ColumnBM25(docs) if any(docs) else None
+        self.bm25 = Bm25(docs) if any(docs) else None
         self.defs = build_definitions(self.chunks)
         sig_docs = self.defs.signature_docs
-        self.sig_bm25 = ColumnBM25(sig_docs) if any(sig_docs) else None
+        self.sig_bm25 = Bm25(sig_docs) if any(sig_docs) else None
         self.params: ParamIndex = param_index(index)
         self._line_map = self._build_line_map()
         self._symbol_chunk = {c.symbol.id: c.id for c in reversed(self.chunks) if c.symbol is not None}
@@ -164,13 +164,9 @@ class Retriever:
     def _bm25(self, tokens: list[str]) -> list[tuple[int, str]]:
         if self.bm25 is None or not tokens:
             return []
-        scores = self.bm25.get_scores(tokens)
-        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: self.settings["per_signal"]]
         qset = set(tokens)
         out = []
-        for i in order:
-            if scores[i] <= 0:
-                break
+        for i, _ in self.bm25.top(tokens, self.settings["per_signal"]):
             # Longest first, then alphabetical: a set's own order changes with PYTHONHASHSEED.
             shared = sorted(qset & self.doc_terms[i], key=lambda t: (-len(t), t))[:3]
             out.append((i, "bm25:" + ",".join(shared)))
@@ -180,11 +176,9 @@ class Retriever:
         """Definitions whose name, parameters and docstring match well: robust to an emptied body."""
         if self.sig_bm25 is None or not tokens:
             return []
-        scores = self.sig_bm25.get_scores(tokens)
-        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[: self.settings["signature_hits"]]
-        best = scores[order[0]] if order else 0.0
-        floor = best * float(self.settings["signature_floor"])
-        return [(self.defs.signature_ids[i], "signature") for i in order if scores[i] > 0 and scores[i] >= floor]
+        hits = self.sig_bm25.top(tokens, self.settings["signature_hits"])
+        floor = (hits[0][1] if hits else 0.0) * float(self.settings["signature_floor"])
+        return [(self.defs.signature_ids[i], "signature") for i, score in hits if score >= floor]
 
     def _names(self, unit: Unit) -> list[tuple[int, str]]:
         limit = self.settings["per_signal"]
@@ -300,10 +294,10 @@ class Retriever:
 
     def _best_line(self, lines: list[str], start: int, terms: set[str]) -> int | None:
         """The line sharing the rarest query terms (summed BM25 idf); the first such line on ties."""
-        idf = self.bm25.idf if self.bm25 is not None else {}
+        idf = self.bm25.idf if self.bm25 is not None else (lambda term: 0.0)
         best, best_weight = None, 0.0
         for i, line in enumerate(lines):
-            weight = sum(max(idf.get(t, 0.0), 0.0) for t in terms.intersection(tokenize(line)))
+            weight = sum(idf(t) for t in terms.intersection(tokenize(line)))
             if weight > best_weight:
                 best, best_weight = start + i, weight
         return best
