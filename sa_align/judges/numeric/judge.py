@@ -359,7 +359,8 @@ def _decide_mixed(
     """Sites of the top tier disagree: the unit's context, then sameness of setting, decides."""
     named = about_unit(top_match + top_conflict, words)
     if named:
-        preset = preset_name(named, [c for c in top_match + top_conflict if c not in named], words)
+        chosen = {id(c) for c in named}  # identity: comparing sites field by field is quadratic on big repos
+        preset = preset_name(named, [c for c in top_match + top_conflict if id(c) not in chosen], words)
         where = f" in `{preset}`, the preset the claim names" if preset else " where the context names the unit's setting"
         if all(c.outcome == "match" for c in named):
             note = _say(p, named, "sets") + f"{where}; other settings differ ({_sites(top_conflict)})"
