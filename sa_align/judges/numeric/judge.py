@@ -85,13 +85,14 @@ from sa_align.judges.numeric.sites import (
     ignored_default,
     other_callee,
     overrides_read,
+    live_sites,
     preset_name,
+    related_sites,
     same_setting,
     tier,
     unit_words,
 )
 from sa_align.models import CodeSpan, Label, Param, Scalar, Unit, Verdict
-from sa_align.resources import load_yaml
 from sa_align.retrieve.params import param_index
 
 NAME = "numeric"
@@ -216,31 +217,13 @@ def decide_param(
                 return ParamDecision(p, None, 0.0, False, [], f"{d.note}; a generic hint cannot show a different value")
             note = f"{d.note} (located by the unit's hints)"
             return ParamDecision(p, d.label, min(d.confidence, 0.75), False, d.evidence, note)
-    if not sites and (related := _related_sites(p, index, tol)):
+    if not sites and (related := related_sites(p, index, tol)):
         # Shown to the reader, never counted: on SA-Bench's development split such matches
         # were faithful in 16 of 51 claims.
         names = ", ".join(sorted({c.fact.name for c in related}))
         note = f"{_say(p, related, 'sets')} under a related name ({names}), which is not counted as the setting"
         return ParamDecision(p, None, 0.0, False, [], note)
     return _decide_sites(p, index, sites, words)
-
-
-def _related_sites(p: Param, index: RepoIndex, tol: float) -> list[SiteCheck]:
-    """Live sites with the stated value under a name sharing a telling word with the parameter's names.
-
-    Reported in the reason only: a resembling name neither confirms nor refutes the setting.
-    """
-    from sa_align.aliases import split_identifier
-    from sa_align.retrieve.params import is_test_path
-
-    weak = set(load_yaml("numeric.yaml")["related_names"]["weak_words"])
-    mine = {w.lower() for n in (p.name, p.surface or "") for w in split_identifier(n)} - weak
-    if not mine:
-        return []
-    hits = [f for f in param_index(index).value_matches(p, tol)
-            if not is_test_path(f.path) and mine & ({w.lower() for w in split_identifier(f.name)} - weak)]
-    live, _dead = _live_sites([(f, "match") for f in hits], index)
-    return [SiteCheck(f, tier(f, index), "match", None) for f, _ in live][:5]
 
 
 def _specific_hint(hint: str, fact: ValueFact, p: Param) -> bool:
@@ -277,7 +260,7 @@ def decide_params(unit: Unit, index: RepoIndex, tol: float) -> list[ParamDecisio
 def _decide_sites(
     p: Param, index: RepoIndex, sites: list[tuple[ValueFact, Outcome]], words: frozenset[str] = frozenset()
 ) -> ParamDecision:
-    live, dead = _live_sites(sites, index)
+    live, dead = live_sites(sites, index)
     if dead and not live:
         return _dead_only(p, index, sites, dead, words)
     sites = live
@@ -297,15 +280,6 @@ def _decide_sites(
     d = _decide_checks(p, [c for c in checks if id(c) not in skip], words)
     d.note += f"; defaults the function never reads are left out ({_sites(ignored)})"
     return d
-
-
-def _live_sites(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> tuple[list, list[ValueFact]]:
-    """Sites in functions something that runs calls, and the facts of those in dead functions (`judges/liveness/dead.py`)."""
-    from sa_align.judges.liveness.dead import dead_code
-
-    dead_fns = dead_code(index).dead
-    live = [(f, o) for f, o in sites if f.symbol is None or f.symbol not in dead_fns]
-    return live, [f for f, _ in sites if f.symbol is not None and f.symbol in dead_fns]
 
 
 def _dead_only(p: Param, index: RepoIndex, sites: list, dead: list[ValueFact], words: frozenset[str]) -> ParamDecision:

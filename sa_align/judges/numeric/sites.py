@@ -24,7 +24,8 @@ from typing import Literal
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.words import generic_words, root
 from sa_align.models import Param, Unit
-from sa_align.retrieve.params import per_index
+from sa_align.resources import load_yaml
+from sa_align.retrieve.params import param_index, per_index
 
 Outcome = Literal["match", "conflict"]
 
@@ -213,3 +214,33 @@ __all__ = [
     "SiteCheck", "about_unit", "ignored_default", "other_callee", "overrides_read", "same_setting", "site_words",
     "tier", "unit_words",
 ]
+
+
+# --------------------------------------------------------------------------- live and related sites
+
+
+def live_sites(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> tuple[list, list[ValueFact]]:
+    """Sites in functions something that runs calls, and the facts of those in dead functions (`judges/liveness/dead.py`)."""
+    from sa_align.judges.liveness.dead import dead_code
+
+    dead_fns = dead_code(index).dead
+    live = [(f, o) for f, o in sites if f.symbol is None or f.symbol not in dead_fns]
+    return live, [f for f, _ in sites if f.symbol is not None and f.symbol in dead_fns]
+
+
+def related_sites(p: Param, index: RepoIndex, tol: float) -> list[SiteCheck]:
+    """Live sites with the stated value under a name sharing a telling word with the parameter's names.
+
+    Reported in the reason only: a resembling name neither confirms nor refutes the setting.
+    """
+    from sa_align.aliases import split_identifier
+    from sa_align.retrieve.params import is_test_path
+
+    weak = set(load_yaml("numeric.yaml")["related_names"]["weak_words"])
+    mine = {w.lower() for n in (p.name, p.surface or "") for w in split_identifier(n)} - weak
+    if not mine:
+        return []
+    hits = [f for f in param_index(index).value_matches(p, tol)
+            if not is_test_path(f.path) and mine & ({w.lower() for w in split_identifier(f.name)} - weak)]
+    live, _dead = live_sites([(f, "match") for f in hits], index)
+    return [SiteCheck(f, tier(f, index), "match", None) for f, _ in live][:5]
