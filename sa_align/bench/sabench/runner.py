@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -157,7 +158,10 @@ def _paper(source: Source, paper: str, work: Path) -> Path:
     if data is None:
         raise RunSkipped(f"no paper file for {paper} under the *{tables().paper_setup_suffix} setups")
     dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_bytes(data)
+    # Worker processes share the folder: write aside, then rename, so none reads a half-written paper.
+    part = dest.with_name(f"{dest.name}.{os.getpid()}.part")
+    part.write_bytes(data)
+    os.replace(part, dest)
     return dest
 
 
