@@ -121,7 +121,7 @@ def _changes(changes: list[LabelChange], colors: dict[str, str]) -> str:
         return f'<span class="label {label.value}" style="background:{colors[label.value]}">{label.value}</span>'
 
     rows = "".join(
-        f"<tr><td><code>{e(c.unit_id)}</code><br>{e(c.claim)}</td><td>{badge(c.label_before)} → {badge(c.label_after)}</td>"
+        f"<tr><td><code>{e(c.unit_id)}</code><div class='claim'>{e(c.claim)}</div></td><td>{badge(c.label_before)} → {badge(c.label_after)}</td>"
         f"<td><code>{e(c.commit.sha[:12])}</code><br>{e(c.commit.author_date)}<br>{e(c.commit.subject)}</td>"
         f"<td>{_code(c.evidence_before)}</td><td>{_code(c.evidence_after)}<small>{e(c.reason_after)}</small></td></tr>"
         for c in changes
