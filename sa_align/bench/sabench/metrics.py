@@ -103,13 +103,15 @@ def claim_metrics(outcomes: Sequence[ClaimOutcome]) -> ClaimMetrics:
 
 
 def _kappa(truth: list[int], pred: list[int]) -> float | None:
-    n = len(truth)
-    po = sum(a == b for a, b in zip(truth, pred)) / n
-    pt, pp = sum(truth) / n, sum(pred) / n
-    pe = pt * pp + (1 - pt) * (1 - pp)
-    if pe >= 1:
-        return None  # one class only on both sides: kappa is undefined
-    return round((po - pe) / (1 - pe), 4)
+    """Cohen's kappa of two binary decisions; `None` when it is undefined (one class on both sides)."""
+    import warnings
+
+    from sklearn.metrics import cohen_kappa_score
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        k = float(cohen_kappa_score(truth, pred, labels=[0, 1]))
+    return None if math.isnan(k) else round(k, 4)
 
 
 def _auc(truth: list[int], scores: list[float]) -> float | None:
