@@ -218,6 +218,12 @@ def code_numbers(index: RepoIndex) -> frozenset[float]:
     return per_index(index, "code-numbers", build)
 
 
+def in_code(index: RepoIndex, value: float, number: float) -> bool:
+    """Whether a stated value occurs among `code_numbers`, as its value or as written (`0.125` or `12.5` for 12.5%)."""
+    numbers = code_numbers(index)
+    return round(value, 12) in numbers or round(number, 12) in numbers
+
+
 def code_roots(index: RepoIndex) -> frozenset[str]:
     """Crude stems of every word of the code vocabulary, for comparing with a claim's distinctive words."""
     from sa_align.judges.words import root

@@ -92,11 +92,10 @@ def scoped(unit: Unit, verdict: Verdict, index=None) -> Verdict:
 def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
     """A value judged different under the name read from a free-text claim may be set under
     another: when every value the claim states occurs somewhere in the code, that is no finding."""
-    from sa_align.judges.evidence import code_numbers
+    from sa_align.judges.evidence import in_code
 
     stated = stated_quantities(unit.claim)
-    numbers = code_numbers(index)
-    if not stated or not all(round(v, 12) in numbers or round(n, 12) in numbers for v, n in stated):
+    if not stated or not all(in_code(index, v, n) for v, n in stated):
         return verdict
     if not any(_elsewhere(p, index) for p in unit.params):
         return verdict  # the values occur only as other settings of the same name (another preset): a real finding

@@ -19,7 +19,7 @@ as a key omission, 0.5, with low confidence), for the kinds `units/values.yaml`
 lists. Fewer absent, or no value stated: abstain.
 
 Fires: "SkyTimelapse: 2392 train clips / 225 test clips" in a repository with
-neither number. Must not fire: "800 training / 200 validation samples" where
+neither number. Must not fire: "800 training and 200 validation samples" where
 `SPLITS = {"train": 800, "val": 200}`.
 """
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
-from sa_align.judges.evidence import code_numbers, code_roots
+from sa_align.judges.evidence import code_roots, in_code
 from sa_align.judges.scope import stated_quantities
 from sa_align.judges.words import distinctive_words
 from sa_align.models import Label, UnitKind, Verdict
@@ -56,8 +56,7 @@ def judge_values(ctx: JudgeContext) -> Verdict:
     stated = stated_quantities(unit.claim)
     if not stated:
         return abstain(NAME, "the claim states no value to look for")
-    numbers = code_numbers(ctx.index)
-    present = [number for value, number in stated if round(value, 12) in numbers or round(number, 12) in numbers]
+    present = [number for value, number in stated if in_code(ctx.index, value, number)]
     if present:
         partly = _partly_absent(stated, present) if unit.kind.value in _table()["partly_absent_kinds"] else None
         return partly or abstain(
