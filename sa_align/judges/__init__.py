@@ -52,10 +52,10 @@ async def _run(judge: Judge, ctx: JudgeContext) -> Verdict:
 async def judge_unit(ctx: JudgeContext) -> list[Verdict]:
     """Every verdict on one unit: static judges first, then the LLM ensemble unless already certain."""
     from sa_align.judges.routing import llm_policy
-
     from sa_align.judges.scope import scoped
 
-    verdicts = [scoped(ctx.unit, v, ctx.index) for v in await asyncio.gather(*(_run(j, ctx) for j in static_judges_for(ctx)))]
+    raw = await asyncio.gather(*(_run(j, ctx) for j in static_judges_for(ctx)))
+    verdicts = [scoped(ctx.unit, v, ctx.index) for v in raw]
     certain = any(v.certain and not v.abstained for v in verdicts)
     if ctx.client is None or not ctx.config.judges or certain or llm_policy(ctx.unit.kind) == "never":
         return verdicts
