@@ -54,10 +54,6 @@ __all__ = ["distinctive_words", "generic_words", "judge_missing", "missing_judge
 MIN_HINT_SUBSTRING = 4
 
 
-def _code_roots(ctx: JudgeContext, _vocab: CodeVocab) -> frozenset[str]:
-    return code_roots(ctx.index)
-
-
 def _name_keys(p: Param) -> set[str]:
     from sa_align.aliases import normalize_key, param_aliases
 
@@ -99,7 +95,7 @@ def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     if any(param_index(ctx.index).hint_sites(param_hints(ctx.unit, p)) for p in params):
         return abstain(NAME, "a setting the unit's hints name occurs in the code")
     words = distinctive_words(ctx.unit) - {root(t) for p in params for t in tokenize(p.name)}
-    found = words & _code_roots(ctx, vocab)
+    found = words & code_roots(ctx.index)
     if found:
         # The setting may be implicit (a library default) in code that does the thing.
         return abstain(NAME, f"the claim's subject occurs in the code ({', '.join(sorted(found)[:4])})")
@@ -141,7 +137,7 @@ def _named_code_gone(ctx: JudgeContext, vocab: CodeVocab) -> Verdict | None:
     if compound[0] not in gone or len(gone) * 2 < len(compound):
         return None
     words = distinctive_words(ctx.unit)
-    found = words & _code_roots(ctx, vocab)
+    found = words & code_roots(ctx.index)
     if words and len(found) * 3 > len(words):
         return None  # much of what the claim describes is still in the code, under other names
     return decide(NAME, Label.MISSING,
@@ -183,7 +179,7 @@ def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
         # Claim words are prose: code names things differently (`attn`), so their absence shows nothing.
         return abstain(NAME, "the unit names no identifier to look for, and claim words alone never show absence")
     words = distinctive_words(unit)
-    found = words & _code_roots(ctx, vocab)
+    found = words & code_roots(ctx.index)
     if words and len(found) / len(words) >= 1 / 3:
         return abstain(NAME, f"claim words occur in the code ({', '.join(sorted(found)[:5])})")
     return decide(NAME, Label.MISSING,
