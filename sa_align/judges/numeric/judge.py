@@ -17,8 +17,7 @@ Precedence policy (which site takes effect), highest first (`numeric_sites.tier`
    level; `cfg["lr"]`, `cfg.lr`, `self.lr` likewise), and not under a branch
    or loop the read is outside of. The configured value never reaches the run;
    the literal does (`sa_align/index/overrides.py`). The same name assigned in
-   another function is another variable and stays at tier 2, and so does an
-   override in dead code (a function nothing that runs calls, `judges/liveness/dead.py`);
+   another function is another variable and stays at tier 2;
 4. configuration that the code reads: config-file keys (YAML/JSON/TOML/INI)
    and module- or class-level constants and dict entries (dataclass field
    defaults included) whose name the Python code uses somewhere;
@@ -45,6 +44,11 @@ but ignored -> mismatched with moderate confidence (0.6, not certain: the body
 may reach the same number another way). A placeholder body is the stub judge's
 to label, and a body that reads its locals reflectively (`locals()`) counts as
 reading them.
+
+Sites inside functions nothing that runs calls (`judges/liveness/dead.py`) set
+nothing a run uses and are left out. When they are the only sites, the stated
+value survives only where nothing runs: a match there is no finding (unknown),
+a different value a weak mismatch (0.5 at most, never certain).
 
 Decision for one parameter: no comparable site -> unknown; every site equal ->
 aligned (certain); every site different -> mismatched (certain); but when every
@@ -263,9 +267,7 @@ def _decide_sites(
     live, dead = live_sites(sites, index)
     if dead and not live:
         return _dead_only(p, index, sites, dead, words)
-    sites = live
-    literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
-    checks = [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites]
+    checks = _checks(live, index)
     if not checks:
         return ParamDecision(p, None, 0.0, False, [], f"`{p.name}` is set nowhere with a comparable value")
     ignored = [c for c in checks if ignored_default(c.fact, index)]
@@ -282,13 +284,18 @@ def _decide_sites(
     return d
 
 
+def _checks(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> list[SiteCheck]:
+    """Each site with its precedence tier and the configuration read it overrides."""
+    literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
+    return [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites]
+
+
 def _dead_only(p: Param, index: RepoIndex, sites: list, dead: list[ValueFact], words: frozenset[str]) -> ParamDecision:
     """Every site lies in code nothing that runs calls: it shows what was meant, not what a run does.
     A match there is no finding (abstain); a different value is still a weak sign of drift."""
     where = ", ".join(sorted({f"`{f.symbol.split('::', 1)[-1]}` ({f.path}:{f.line})" for f in dead}))
     note = f"`{p.name}` is set only in code nothing that runs calls: {where}"
-    literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
-    d = _decide_checks(p, [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites], words)
+    d = _decide_checks(p, _checks(sites, index), words)
     if d.label != Label.MISMATCHED:
         return ParamDecision(p, None, 0.0, False, [], note)
     return ParamDecision(p, Label.MISMATCHED, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, f"{d.note}; {note}")
