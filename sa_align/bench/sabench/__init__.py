@@ -20,7 +20,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from sa_align.bench.sabench.dataset import RunRef, claim_units, read_scores, tables
-from sa_align.bench.sabench.metrics import SABenchMetrics, metrics_by_model, run_score, sabench_metrics
+from sa_align.bench.sabench.metrics import SABenchMetrics, metrics_by_model, run_coverage, run_score, sabench_metrics
 from sa_align.bench.sabench.runner import ClaimOutcome, RunRecord, run_all
 from sa_align.bench.sabench.source import open_source
 from sa_align.config import EvalConfig
@@ -113,11 +113,10 @@ def run_sabench(dataset: str | Path, config: EvalConfig | None = None, *, out: P
 
 
 def _summary(record: RunRecord) -> RunSummary:
-    decided = [o for o in record.outcomes if o.score is not None]
     return RunSummary(
         id=record.id, model=record.model, reference_score=record.reference_score,
         our_score=None if record.skipped else _round(run_score(record.outcomes)),
-        coverage=round(len(decided) / len(record.outcomes), 4) if record.outcomes else None,
+        coverage=round(run_coverage(record), 4) if record.outcomes else None,
         python_lines=record.python_lines, seconds=record.seconds, skipped=record.skipped,
     )
 

@@ -137,7 +137,7 @@ def run_metrics(records: Sequence[RunRecord]) -> RunMetrics:
     scored = [(r, s) for r, s in scored if s is not None]
     m = RunMetrics(runs=len(scored))
     if done:
-        m.mean_coverage = round(mean(_coverage(r) for r in done), 4)
+        m.mean_coverage = round(mean(run_coverage(r) for r in done), 4)
         m.median_seconds = round(median(r.seconds for r in done), 3)
         m.mean_seconds = round(mean(r.seconds for r in done), 3)
     if len(scored) >= 3:
@@ -147,7 +147,8 @@ def run_metrics(records: Sequence[RunRecord]) -> RunMetrics:
     return m
 
 
-def _coverage(record: RunRecord) -> float:
+def run_coverage(record: RunRecord) -> float:
+    """The share of a run's claims we decided (0 for a run without claims)."""
     if not record.outcomes:
         return 0.0
     return sum(o.label != Label.UNDECIDED for o in record.outcomes) / len(record.outcomes)
