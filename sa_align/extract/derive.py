@@ -40,10 +40,15 @@ def complete_units(units: Iterable[Unit]) -> list[Unit]:
     return [complete_unit(u) for u in units]
 
 
+_KIND_FIELD = {UnitKind.NUMERICAL: "params", UnitKind.PROTOCOL: "entities", UnitKind.ORDERING: "order"}
+"""The checkable field of each kind that derivation may fill (hints for every kind)."""
+
+
 def complete_unit(unit: Unit) -> Unit:
     text = _text(unit)
-    if not text or unit.derived:
-        return unit
+    field = _KIND_FIELD.get(unit.kind)
+    if not text or unit.derived or (unit.hints and (field is None or getattr(unit, field))):
+        return unit  # nothing to fill: the rules are not run on units that arrive complete
     found = _rule_fields(text)
     updates: dict[str, Any] = {}
     if unit.kind == UnitKind.NUMERICAL and not unit.params:
