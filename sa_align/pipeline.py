@@ -147,10 +147,12 @@ async def units_for(paper: Paper, units: UnitsLike, config: EvalConfig, client, 
         return list(units)
     from sa_align.extract import extract_async
 
+    from sa_align.extract.budget import NOTE_PREFIX
+
     extraction = await extract_async(paper, config, client)
     for note in extraction.notes:
         # What the unit budget merged and cut is worth knowing, not an error of the run.
-        if note.startswith("unit budget:"):
+        if note.startswith(NOTE_PREFIX):
             run.flags.append(Flag(kind="unit-budget", message=note))
         else:
             run.errors.append(note)

@@ -111,18 +111,22 @@ def score(u: Unit) -> float:
     return s
 
 
+NOTE_PREFIX = "unit budget:"
+"""How every note of the budget starts, so the pipeline can report them as flags rather than errors."""
+
+
 def apply_budget(units: list[Unit], max_units: int | None = DEFAULT_MAX_UNITS) -> Budgeted:
     """Pack, deduplicate and keep the best `max_units` of `units` (all of them when `None`), in paper order."""
     ordered = sorted(units, key=lambda u: (u.span.start if u.span else -1, u.span.end if u.span else -1))
     packed, dropped = _dedupe(pack(ordered))
-    notes = [f"unit budget: merged {dropped} near-duplicate units"] if dropped else []
+    notes = [f"{NOTE_PREFIX} merged {dropped} near-duplicate units"] if dropped else []
     if max_units is None:
         return Budgeted(packed, notes)
     keep = _choose(packed, max_units)
     if len(keep) < len(packed):
         cut = Counter(str(u.kind) for i, u in enumerate(packed) if i not in keep)
         detail = ", ".join(f"{n} {k}" for k, n in sorted(cut.items()))
-        notes.append(f"unit budget: kept {len(keep)} of {len(packed)} units; cut {detail}")
+        notes.append(f"{NOTE_PREFIX} kept {len(keep)} of {len(packed)} units; cut {detail}")
     return Budgeted([u for i, u in enumerate(packed) if i in keep], notes)
 
 
