@@ -1,7 +1,7 @@
 """Numbers a PDF converter spaced out, rejoined where that is unambiguous.
 
 Converters that rebuild math from PDF write every token apart: `$5 1 2 \\times 5 1 2$`,
-`$1 0 ^ { - 4 }$`, `$0 . 0 0 1$`. Inside math, digits separated by single spaces with no comma
+`$1 0 ^ { - 4 }$`, `$0 . 0 0 1$`, `$0 . 9$`. Inside math, digits separated by single spaces with no comma
 or operator between them are one number (a list would be written `1 , 2 , 4`); outside math
 `4 2` may be two numbers, so prose is left alone. Table cells get the same treatment for the
 exponents converters split (`1e- 4`, `1e - 4`).
@@ -14,7 +14,7 @@ import re
 from sa_align.extract.text import math_spans
 from sa_align.numbers import Quantity, find_quantities
 
-_SPACED = re.compile(r"(?<![\w.])\d(?: \d)+(?: ?\. ?\d(?: \d)*)?(?![\w.])|(?<![\w.])\d ?\. ?\d(?: \d)+(?![\w.])")
+_SPACED = re.compile(r"(?<![\w.])\d(?: \d)+(?: ?\. ?\d(?: \d)*)?(?![\w.])|(?<![\w.])\d ?\. ?\d(?: \d)*(?![\w.])")
 _SPLIT_EXP = re.compile(r"(?<=\d)([eE])\s*([-+\u2212])\s+(?=\d)|(?<=\d[eE])\s+(?=[-+\u2212]?\d)")
 _LOST_CARET = re.compile(r"(?<![\w.])10[-\u2212](\d{1,2})(?![\w.])")
 """`10-4` in a table cell is `10^-4` whose superscript the converter flattened."""

@@ -16,6 +16,7 @@ from sa_align.paper import paper_from_text
         ("images of $5 1 2 \\times 5 1 2$ pixels", [512, 512]),
         ("a step size of $1 0 ^ { - 4 }$", [1e-4]),
         ("a rate of $0 . 0 0 1$", [0.001]),
+        ("with $\\beta = 0 . 1$ and $\\gamma = 0 . 9 , \\lambda = 0 . 5$", [0.1, 0.9, 0.5]),  # one digit each side of the point
         ("strides $( 2 , 2 , 2 , 1 )$", []),  # a list keeps its commas: nothing to rejoin
         ("D.1 Ablations 4 2", []),  # prose: `4 2` may be two numbers
     ],
