@@ -102,14 +102,33 @@ def table_units(text: str, table: Table) -> list[TableUnit]:
     conditions = {c: (heads[c] if len(value_cols) > 1 or heads[c].lower() not in plain else "") for c in value_cols}
     transposed = _head_share(heads, value_cols) > _column_share(body, name_col)
     out = []
-    for row in body:
+    for i, row in enumerate(body):
         if transposed:
             unit = _transposed_row(row, name_col, value_cols, heads)
         else:
-            unit = _row_unit(row, name_col, value_cols, conditions)
+            unit = _row_unit(_realigned(row, body[i - 1] if i else None, name_col), name_col, value_cols, conditions)
         if unit is not None:
             out.append(unit)
     return out
+
+
+def _realigned(row: Row, prev: Row | None, name_col: int) -> Row:
+    """`row` with its name moved to the name column when the converter wrote it further left.
+
+    After a merged cell's rows run out, converters often write the next rows one cell short on the
+    left (`| Max prompt length | 512 |` under `| PPO | Batch size | 256 |`): the name column then
+    holds a number while an earlier cell of the row's own (not one carried down from a merged cell
+    above) holds the words.
+    """
+    cells = row.cells
+    if name_col == 0 or name_col >= len(cells) or (cells[name_col].text and not _is_value(cells[name_col].text)):
+        return row
+    for k in range(name_col - 1, -1, -1):
+        own = prev is None or k >= len(prev.cells) or cells[k] is not prev.cells[k]
+        if own and len(_LETTERS.findall(cells[k].text)) >= 2 and not _is_value(cells[k].text):
+            pad = [Cell("", cells[k].start, cells[k].start) for _ in range(name_col - k)]
+            return Row(pad + cells, row.start, row.end)
+    return row
 
 
 def _head_share(heads: list[str], value_cols: list[int]) -> float:
@@ -287,32 +306,37 @@ def _run_together(names: str, values: str, cond: str | None) -> list[Param]:
 
     `Initial dimension Convolution kernel size Dimension multiplier` against `128 3 [1, 2, 4, 8]`:
     a name starts at a capitalised word after a lower-case one; a bracketed list is one value.
+    With more values than names (the converter also ran the next rows' values in, or two names
+    together), at least three names take the first values in order and the rest stay unread.
     """
     segments = [seg.strip() for seg in _NAME_START.split(names) if _WORDS.search(seg)]
     groups = _VALUE_GROUP.findall(values)
-    if len(segments) < 2 or len(segments) != len(groups):
+    least = int(_tcues().get("run_together_min_names", 3))
+    if len(segments) < 2 or len(groups) < len(segments) or (len(groups) > len(segments) and len(segments) < least):
         return []
     out = []
     for seg, group in zip(segments, groups):
         qs = cell_quantities(group)
         name, surface = _row_name(seg, _known_name(seg))
         if not qs or name is None:
-            return []
+            break  # a segment too long to be one name: the names run on past what can be paired
         vals = [q.value if q.percent else q.scalar() for q in qs]
         if len(vals) == 1:
             out.append(Param(name=name, surface=surface, value=vals[0], text=qs[0].text, condition=cond))
         else:
             out.append(Param(name=name, surface=surface, values=vals, shape="sequence", text=group, condition=cond))
-    return out
+    return out if len(out) >= 2 else []
 
 
 def _row_name(cell: str, mentions: list) -> tuple[str | None, str]:
-    """Canonical name of a row: the alias table's, else the cell's words as an identifier."""
+    """Canonical name of a row (the alias table's, else the cell's words as an identifier) and its surface:
+    the whole cell when it is a name's length (`Policy learning rate` says which learning rate)."""
+    words = _WORDS.findall(cell)
+    short = 0 < len(words) <= int(_tcues().get("max_name_words", 8))
     if mentions:
         m = max(mentions, key=lambda m: m.end - m.start)
-        return str(m.target), m.surface
-    words = _WORDS.findall(cell)
-    if not words or len(words) > int(_tcues().get("max_name_words", 8)):
+        return str(m.target), cell if short else m.surface
+    if not short:
         return None, cell
     canon = canonical_param(" ".join(words))
     return canon or "_".join(w.lower() for w in words) or normalize_key(cell), cell

@@ -119,3 +119,64 @@ def test_garbled_conversion_is_read_without_a_crash() -> None:
     garbled = "# M e t h o d\n\n$$ \\begin{array} { r l } 5 1 2 & { \\times } \\end{array $$\n\n<table><tr><td>\x00\ufffd</td>" * 50
     extraction = extract(paper_from_text(garbled))
     assert len(extraction.units) <= 80
+
+
+def surfaces(units: list[Unit]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for u in units:
+        for p in u.params:
+            out.setdefault(p.name, []).append(p.surface)
+    return out
+
+
+STAGES = """# Training details
+
+Table 5: Hyperparameters of the two training stages.
+
+<table><tr><td>Stage</td><td>Hyperparameter</td><td>Small</td><td>Large</td></tr>\
+<tr><td rowspan="4">Pretrain</td><td>Batch size</td><td>128</td><td>256</td></tr>\
+<tr><td>Actor learning rate</td><td>3e-4</td><td>1e-4</td></tr>\
+<tr><td>Weight decay</td><td>0.05</td><td>0.1</td></tr>\
+<tr><td>Epochs</td><td>30</td><td>40</td></tr>\
+<tr><td>Rollout horizon</td><td>64</td><td>96</td></tr>\
+<tr><td>Discount factor</td><td>0.97</td><td>0.99</td></tr></table>
+"""
+
+
+def test_a_row_written_one_cell_short_after_a_merged_cell_keeps_its_name() -> None:
+    got = params(extract_units(paper_from_text(STAGES)))
+    assert got["rollout_length"] == [(64, "Small"), (96, "Large")]
+    assert got["gamma"] == [(0.97, "Small"), (0.99, "Large")]
+    assert "pretrain" not in got  # the merged cell's label is never read as a row's name
+
+
+def test_a_row_carries_its_whole_name_cell_as_surface() -> None:
+    got = surfaces(extract_units(paper_from_text(STAGES)))
+    assert got["learning_rate"] == ["Actor learning rate", "Actor learning rate"]
+
+
+RUN_ON = """# Baseline details
+
+Table 6: Hyperparameters of the baseline agent.
+
+<table><tr><td>Hyperparameter</td><td>Value</td></tr>\
+<tr><td>Target smoothing coefficient Learning rate of the critic Replay buffer size Number of parallel environments</td>\
+<td>0.01 0.0005 500000 16 3 7</td></tr></table>
+"""
+
+
+def test_names_run_together_take_the_first_values_in_order_when_the_cell_holds_more() -> None:
+    units = extract_units(paper_from_text(RUN_ON))
+    row = next(u for u in units if u.kind == UnitKind.NUMERICAL)
+    assert [(p.name, p.value) for p in row.params] == [
+        ("target_update_tau", 0.01),
+        ("learning_rate", 0.0005),
+        ("replay_buffer_size", 500000),
+        ("num_envs", 16),
+    ]  # 3 and 7 have no name left: they stay unread
+
+
+def test_two_names_do_not_take_the_first_of_many_values() -> None:
+    text = RUN_ON.replace(" Replay buffer size Number of parallel environments", "")
+    units = extract_units(paper_from_text(text))
+    assert not any(p.name == "target_update_tau" and p.value == 0.01 for u in units for p in u.params)
