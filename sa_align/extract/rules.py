@@ -8,7 +8,7 @@ from sa_align.extract.method import method_sentences
 from sa_align.extract.numerical import claim_for, hints_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
-from sa_align.extract.tables import settings_cells, table_entities, table_units
+from sa_align.extract.tables import settings_cells, side_by_side, table_entities, table_units
 from sa_align.extract.text import SectionLookup, Sentence, clean, skipped, split_sentences
 from sa_align.models import CharSpan, Paper, Param, Region, Unit, UnitKind
 from sa_align.paper.tables import find_tables, parse_html_table
@@ -141,7 +141,7 @@ def _tables(b: _Builder, regions: list[Region]) -> None:
             continue
         is_html = text.startswith("<", reg.start)
         tables = [parse_html_table(text, reg.start, reg.end)] if is_html else find_tables(text[reg.start : reg.end])
-        for table in tables:
+        for table in (block for whole in tables for block in side_by_side(whole)):
             shift = 0 if is_html else reg.start
             for tu in table_units(text, table):
                 start, end = tu.start + shift, tu.end + shift

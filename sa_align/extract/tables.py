@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sa_align.aliases import canonical_param, find_entities, find_param_mentions, normalize_key
+from sa_align.aliases import GREEK_NAMES, canonical_param, find_entities, find_param_mentions, normalize_key
 from sa_align.extract.numerical import PROTOCOL_PARAMS, hints_for
 from sa_align.extract.spaced import cell_quantities
 from sa_align.extract.text import cues, word_regex
@@ -32,6 +32,7 @@ _NAME_START = re.compile(r"(?<=[a-z0-9)\]])\s+(?=[A-Z][a-z])")
 _VALUE_GROUP = re.compile(r"[\[(][^\])]*[\])]|[-+\u2212]?\d[\w.\-+\u2212·]*")
 _LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z \-_]{1,40}?)\s*:+\s*(.*\d.*)$")
 _ENTITY_KINDS = ("dataset", "metric", "method", "split")
+_GREEK_SPELLED = str.maketrans({k: f" {v} " for k, v in GREEK_NAMES.items()})
 
 
 @dataclass
@@ -89,6 +90,25 @@ def _settings_layout(text: str, table: Table) -> _Layout | None:
         return None
     heads = _column_heads(rows[:n_head], table.width)
     return _Layout(body, name_col, heads) if _settings_table(text, table, body, name_col, heads) else None
+
+
+def side_by_side(table: Table) -> list[Table]:
+    """`table` cut into its blocks when it sets the same columns side by side to save space
+    (`Hyperparameter | Value | Hyperparameter | Value`): the first row repeats with a period of
+    at least two columns. Otherwise `[table]`."""
+    if not table.rows:
+        return [table]
+    head = [c.text.strip().lower() for c in table.rows[0].cells]
+    width = len(head)
+    for period in range(2, width // 2 + 1):
+        if width % period == 0 and any(head[:period]) and all(head[i] == head[i + period] for i in range(width - period)):
+            return [_block(table, k * period, period) for k in range(width // period)]
+    return [table]
+
+
+def _block(table: Table, first: int, period: int) -> Table:
+    rows = [Row(r.cells[first : first + period], r.start, r.end) for r in table.rows if r.cells[first : first + period]]
+    return Table(table.start, table.end, rows, table.source)
 
 
 def table_units(text: str, table: Table) -> list[TableUnit]:
@@ -333,13 +353,22 @@ def _row_name(cell: str, mentions: list) -> tuple[str | None, str]:
     the whole cell when it is a name's length (`Policy learning rate` says which learning rate)."""
     words = _WORDS.findall(cell)
     short = 0 < len(words) <= int(_tcues().get("max_name_words", 8))
+    # A symbol inside a longer token (`κ` of `Wκτ`) is part of another name.
+    mentions = [m for m in mentions if not _inside_token(cell, m.start, m.end)]
     if mentions:
         m = max(mentions, key=lambda m: m.end - m.start)
         return str(m.target), cell if short else m.surface
     if not short:
         return None, cell
-    canon = canonical_param(" ".join(words))
-    return canon or "_".join(w.lower() for w in words) or normalize_key(cell), cell
+    # Greek letters spelled out as code spells them: `Wωz` -> `w_omega_z`, not `w_z`.
+    spelled = _WORDS.findall(cell.translate(_GREEK_SPELLED))
+    canon = canonical_param(" ".join(spelled))
+    return canon or "_".join(w.lower() for w in spelled) or normalize_key(cell), cell
+
+
+def _inside_token(cell: str, start: int, end: int) -> bool:
+    """A letter right before or after (`Wκτ`); a digit after is a subscript (`σ0`) and keeps the symbol."""
+    return (start > 0 and cell[start - 1].isalnum()) or (end < len(cell) and cell[end].isalpha())
 
 
 def table_entities(text: str, table: Table) -> list:

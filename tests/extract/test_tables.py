@@ -180,3 +180,27 @@ def test_two_names_do_not_take_the_first_of_many_values() -> None:
     text = RUN_ON.replace(" Replay buffer size Number of parallel environments", "")
     units = extract_units(paper_from_text(text))
     assert not any(p.name == "target_update_tau" and p.value == 0.01 for u in units for p in u.params)
+
+
+PAIRED = """# Setup
+
+Table 7: Hyperparameters of the planner.
+
+<table><tr><td>Hyperparameter</td><td>Value</td><td>Hyperparameter</td><td>Value</td></tr>\\
+<tr><td>Batch size</td><td>512</td><td>Discount factor</td><td>0.98</td></tr>\\
+<tr><td>Weight decay</td><td>0.001</td><td>Wκτ</td><td>-0.3</td></tr></table>
+"""
+
+
+def test_a_table_setting_its_columns_side_by_side_gives_every_pair() -> None:
+    units = extract_units(paper_from_text(PAIRED))
+    got = params(units)
+    assert got["batch_size"] == [(512, None)] and got["gamma"] == [(0.98, None)]
+    assert got["weight_decay"] == [(0.001, None)]
+    row = next(u for u in units if any(p.name == "batch_size" for p in u.params))
+    assert [p.name for p in row.params] == ["batch_size", "gamma"]  # one row, one unit
+
+
+def test_greek_letters_in_an_unknown_row_name_are_spelled_out() -> None:
+    got = params(extract_units(paper_from_text(PAIRED)))
+    assert got["w_kappa_tau"] == [(-0.3, None)]
