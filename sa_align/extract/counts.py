@@ -20,8 +20,10 @@ from sa_align.models import Param
 from sa_align.numbers import find_quantities
 
 _SYMBOL_BEFORE = re.compile(
-    r"(?<![\\\w])(\\?[A-Za-z]+(?:\s*_\s*(?:\{[^{}$]{1,24}\}|\\?\w+))?)[\s~]*(?:=|\\coloneqq|:=)[\s~]*\$?\s*\$?[\s~]*$"
+    r"(?<![\\\w])(\\?[A-Za-z]+(?:\s*_\s*(?:\{(?:[^{}$]|\{[^{}$]{0,16}\}){1,30}\}|\\?\w+))?)[\s~]*(?:=|\\coloneqq|:=)[\s~]*\$?\s*\$?[\s~]*$"
 )
+_VALUE_END = re.compile(r"[\s~]*(?:\$|,|;|\.(?!\d)|\)|\\[,;]|\\q?quad|\\text|$)|[ \t]+[A-Za-z]")
+"""What may follow a symbol's value: the end of the math or of a clause, not an operator (`\\alpha_t = 1 - \\beta_t`)."""
 _LATEX_CMD = re.compile(r"\\(?:mathrm|text|mathit|operatorname|mathbf|rm)\s*")
 _WORD_OR_SIGN = re.compile(r"[A-Za-z][A-Za-z\-]*|[=:$]|[^\sA-Za-z=:$]+")
 _WORDS_AFTER = re.compile(r"(?:[ \t]+[A-Za-z][A-Za-z\-]*){1,4}")
@@ -65,7 +67,9 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
         if text[s - 1 : s] in "-/.×x^_{" or text[e : e + 1] in "-/×x%" or _BEFORE.search(text, max(0, s - 16), s):
             continue  # part of a name, a ratio or a shape (`ViT-B/16`, `3x3`)
         name = _noun_phrase(text, e, sent.end) if counts_ok and q.integral and 2 < q.value <= _MAX_COUNT else None
-        name = name or _head_phrase(text, max(sent.start, s - 60), s) or (_symbol(text, max(sent.start, s - 40), s) if counts_ok else None)
+        sym = _symbol(text, max(sent.start, s - 40), s) if _VALUE_END.match(text, e) else None
+        # A subscripted symbol (`\\sigma _ { v }`, `S _ { x }`) names one constant; a bare one needs a setting cue.
+        name = name or _head_phrase(text, max(sent.start, s - 60), s) or (sym if counts_ok or (sym and "_" in sym) else None)
         canon = (canonical_param(name) or name.replace(" ", "_").replace("-", "_").lower()) if name else None
         if canon and canon not in bound and canon not in PROTOCOL_PARAMS:
             out.append((s, Param(name=canon, surface=name, value=q.scalar(), text=q.text)))

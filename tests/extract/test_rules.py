@@ -242,3 +242,13 @@ def test_symbols_assigned_in_converted_math_name_their_values() -> None:
     got = numeric(extract_units(paper_from_text(text)))
     assert got["beta_end"] == [0.02] and got["p_max"] == [49]
     assert 3 not in [v for values in got.values() for v in values]  # a one-letter index is no setting
+
+
+def test_a_subscripted_symbol_names_its_constant_without_a_setting_cue() -> None:
+    text = (
+        "# Rewards\n\nHere $\\kappa _ { r _ { x y } } = 0 . 4$ denotes the sharpness of the tracking term. "
+        "The decay obeys $\\alpha _ { t } = 1 - \\beta _ { t }$ at every step.\n"
+    )
+    got = numeric(extract_units(paper_from_text(text)))
+    assert got["kappa_r_xy"] == [0.4]
+    assert "alpha_t" not in got  # a value followed by an operator is part of an equation
