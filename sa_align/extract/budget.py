@@ -132,19 +132,33 @@ def apply_budget(units: list[Unit], max_units: int | None = DEFAULT_MAX_UNITS) -
 
 def _choose(units: list[Unit], max_units: int) -> set[int]:
     """Indices of the best-scoring units, at most `max_units`, each kind within its share of the budget;
-    a protocol unit naming only entities already kept gives its slot to one naming new ones."""
+    a protocol unit naming only entities already kept gives its slot to one naming new ones. Kinds
+    with a floor (`kind_floor`) first get that many of their best units, so many strong settings
+    never crowd the protocol out."""
     shares = {str(k): float(v) for k, v in _conf().get("kind_share", {}).items()}
     room = {k: max(1, int(v * max_units)) for k, v in shares.items()}
+    order = sorted(range(len(units)), key=lambda i: (-score(units[i]), i))
     keep: set[int] = set()
     named: set[str] = set()
-    for i in sorted(range(len(units)), key=lambda i: (-score(units[i]), i)):
+
+    def take(i: int) -> bool:
         u, kind = units[i], str(units[i].kind)
-        if len(keep) >= max_units:
-            break
-        if room.get(kind, 1) == 0 or (u.kind == UnitKind.PROTOCOL and u.entities and not u.params and set(u.entities) <= named):
-            continue
+        if i in keep or len(keep) >= max_units or room.get(kind, 1) == 0:
+            return False
+        if u.kind == UnitKind.PROTOCOL and u.entities and not u.params and set(u.entities) <= named:
+            return False
         if kind in room:
             room[kind] -= 1
         named.update(u.entities)
         keep.add(i)
+        return True
+
+    for kind, share in _conf().get("kind_floor", {}).items():
+        wanted = int(float(share) * max_units)
+        for i in order:
+            if wanted <= 0:
+                break
+            wanted -= str(units[i].kind) == str(kind) and take(i)
+    for i in order:
+        take(i)
     return keep

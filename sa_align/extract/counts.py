@@ -66,7 +66,7 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
             continue
         if text[s - 1 : s] in "-/.×x^_{" or text[e : e + 1] in "-/×x%" or _BEFORE.search(text, max(0, s - 16), s):
             continue  # part of a name, a ratio or a shape (`ViT-B/16`, `3x3`)
-        name = _noun_phrase(text, e, sent.end) if counts_ok and q.integral and 2 < q.value <= _MAX_COUNT else None
+        name = _noun_phrase(text, e, sent.end, q.value) if counts_ok and q.integral and q.value > 2 else None
         sym = _symbol(text, max(sent.start, s - 40), s) if _VALUE_END.match(text, e) else None
         # A subscripted symbol (`\\sigma _ { v }`, `S _ { x }`) names one constant; a bare one needs a setting cue.
         name = name or _head_phrase(text, max(sent.start, s - 60), s) or (sym if counts_ok or (sym and "_" in sym) else None)
@@ -114,15 +114,21 @@ def _filler_words() -> frozenset[str]:
     return frozenset(str(w).lower() for w in cues().get("numerical", {}).get("filler", []))
 
 
-def _noun_phrase(text: str, end: int, limit: int) -> str | None:
-    """The words after a number up to the first count noun among the next four, stop words cut off."""
+@lru_cache(maxsize=1)
+def _length_nouns() -> frozenset[str]:
+    return frozenset(str(n).lower() for n in _conf().get("length_nouns", []))
+
+
+def _noun_phrase(text: str, end: int, limit: int, value: float) -> str | None:
+    """The words after a number up to the first count noun among the next four, stop words cut off.
+    Counts above `_MAX_COUNT` are sizes of data, except training lengths (`250 million transitions`)."""
     words = _WORDS_AFTER.match(text, end, limit)
     if not words:
         return None
     seq = words.group(0).split()
     nouns = _nouns()
     hit = next((i for i, w in enumerate(seq[:4]) if w.lower() in nouns), None)
-    if hit is None:
+    if hit is None or (value > _MAX_COUNT and seq[hit].lower() not in _length_nouns()):
         return None
     phrase = seq[: hit + 1]
     if any(w.lower() in _block() for w in phrase):

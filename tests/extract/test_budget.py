@@ -66,3 +66,15 @@ def test_protocol_slots_go_to_units_naming_new_entities() -> None:
     units = [proto(0, "CIFAR-10", "accuracy"), proto(100, "CIFAR-10"), proto(200, "ImageNet")]
     kept = apply_budget(units, max_units=10).units
     assert [u.entities for u in kept] == [["CIFAR-10", "accuracy"], ["ImageNet"]]
+
+
+def test_many_strong_settings_leave_the_protocol_its_floor() -> None:
+    settings = [unit(UnitKind.NUMERICAL, i * 100, params=[("epochs", 10 + i)]) for i in range(40)]
+    protocol = [
+        Unit(id="", kind=UnitKind.PROTOCOL, claim="c", span=CharSpan(start=9000 + i, end=9001 + i),
+             section="1 Introduction", entities=[f"Dataset{i}"])  # fmt: skip
+        for i in range(5)
+    ]
+    kept = apply_budget([*settings, *protocol], max_units=20).units
+    assert sum(u.kind == UnitKind.PROTOCOL for u in kept) == 3  # 15% of 20, though every setting scores higher
+    assert sum(u.kind == UnitKind.NUMERICAL for u in kept) == 17

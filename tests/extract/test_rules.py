@@ -252,3 +252,10 @@ def test_a_subscripted_symbol_names_its_constant_without_a_setting_cue() -> None
     got = numeric(extract_units(paper_from_text(text)))
     assert got["kappa_r_xy"] == [0.4]
     assert "alpha_t" not in got  # a value followed by an operator is part of an equation
+
+
+def test_training_lengths_past_ten_million_are_counts_but_data_sizes_are_not() -> None:
+    text = "# Training\n\nThe agent is trained for 250 million transitions. We use 40 million collected trajectories.\n"
+    got = numeric(extract_units(paper_from_text(text)))
+    assert got["transitions"] == [250_000_000]
+    assert 40_000_000 not in [v for values in got.values() for v in values]
