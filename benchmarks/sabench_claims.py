@@ -12,7 +12,8 @@ ending `/paper/paper.md` under the `*_basic` runs). Only the development split i
   clause (between `,`, `;`, `|`, `(`, `)`), or before the bracket when the number is in a list. A pair is recalled when some extracted unit carries a
   param with an equal value (any element of a list) whose name matches: the alias tables give
   the phrase and the param the same canonical name, or the phrase shares a content word with the
-  param's name or surface.
+  param's name or surface, or one of its tokens is the same identifier as the param's name or
+  surface once case and separators are dropped (`s1=` and `s_1`, `w_f_a=` and `Wfa`).
 - D3 entity recall: datasets, metrics and methods (baselines) the alias tables find in D3 claims,
   recalled when an extracted protocol unit lists the same canonical entity.
 - Units per paper against SA-Bench's claim count (D1-D4), and units whose quote lies in a part
@@ -26,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sa_align.aliases import canonical_param, find_entities, find_param_mentions, split_identifier
+from sa_align.aliases import canonical_param, find_entities, find_param_mentions, normalize_key, split_identifier
 from sa_align.numbers import find_quantities, values_equal
 
 _REF_BEFORE = re.compile(r"(?:table|tab|eq|eqs|equation|section|sec|appendix|app|fig|figure|§|algorithm|alg|stage|phase|step|line)\.?\s*\(?$", re.I)
@@ -41,6 +42,7 @@ _STOP = frozenset("the a an of for with and or in on to per by at is are uses us
 _OFF_LIMITS = re.compile(r"\b(?:contents|references|bibliography|checklist|proof)\b", re.I)
 _TOC_LINE = re.compile(r"^(?:#+\s*)?(?:\d{1,2}|[A-Z])(?:\.\d{1,2})*\.?\s+[A-Z][a-z].*?(?:(?:\.\s?){3,}\s*|\s)\d{1,3}\s*$")
 _ENTITY_KINDS = ("dataset", "metric", "method")
+_IDENT_TOKEN = re.compile(r"[^\s=:,;()\[\]{}/|<>~+*]+")
 
 
 @dataclass
@@ -129,7 +131,14 @@ def _canonical_names(phrase: str) -> set[str]:
 def _name_match(phrase: str, name: str, surface: str | None) -> bool:
     if name in _canonical_names(phrase):
         return True
+    if _keys(phrase) & {normalize_key(name), normalize_key(surface or "")} - {""}:
+        return True  # the same identifier however it is spelled (`s1=` and `s_1`, `w_f_a=` and `Wfa`)
     return bool(_words(phrase) & (_words(name) | _words(surface or "")))
+
+
+def _keys(phrase: str) -> set[str]:
+    """Identifier-like tokens of the phrase with at least one letter, as lookup keys."""
+    return {normalize_key(t) for t in _IDENT_TOKEN.findall(phrase) if re.search("[A-Za-z]", t)}
 
 
 def recalled(pair: tuple[str, float], params: list) -> bool:
