@@ -31,10 +31,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-embeddings", action="store_true", help="disable embedding retrieval")
     parser.add_argument("--no-hints", action="store_true", help="remove every unit's hints (the shape imported units have)")
+    parser.add_argument("--no-calibration", action="store_true", help="the hand-set aggregate instead of the calibrated judge")
     parser.add_argument("--out", type=Path, default=None, help="write a JSON summary of the metrics here")
     parser.add_argument("--full", action="store_true", help="with --out: every per-unit outcome too (megabytes; keep out of git)")
     args = parser.parse_args(argv)
-    config = EvalConfig(judges=args.judge, embeddings=False if args.no_embeddings else None)
+    config = EvalConfig(judges=args.judge, embeddings=False if args.no_embeddings else None,
+                        calibration={"enabled": not args.no_calibration})
     variants = None if args.variants < 0 else args.variants
     result = run_bench(args.dataset, config, variants=variants, seed=args.seed, out=args.out, hints=not args.no_hints, full=args.full)
     render_table(result)

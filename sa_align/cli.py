@@ -26,6 +26,7 @@ app = typer.Typer(
 
 JudgeOpt = typer.Option(None, "--judge", "-j", help="LLM judge model (litellm string, MODEL[@API_BASE][*SAMPLES]); repeatable. None: offline, static judges only.")
 EmbedOpt = typer.Option(None, "--embeddings/--no-embeddings", help="Embedding retrieval: force on, or off for speed (default: on when installed).")
+CalibOpt = typer.Option(True, "--calibration/--no-calibration", help="Let the calibrated judge (a model learned on SA-Bench's judged claims) weigh the static evidence; --no-calibration keeps the hand-set aggregate.")
 FormatOpt = typer.Option("json,md", "--format", "-f", help="Comma-separated report formats: json, md, html, sarif.")
 
 
@@ -51,7 +52,7 @@ def _fail(message: str) -> typer.Exit:
 
 def _config(
     judge: list[str] | None, samples: int, budget: float | None, top_k: int | None, no_cache: bool,
-    cache_dir: Path | None, embeddings: bool | None = None,
+    cache_dir: Path | None, embeddings: bool | None = None, calibration: dict | None = None,
 ):
     from sa_align.config import EvalConfig, ModelSpec
 
@@ -66,6 +67,8 @@ def _config(
         kwargs["top_k"] = top_k
     if cache_dir:
         kwargs["cache_dir"] = cache_dir
+    if calibration:
+        kwargs["calibration"] = calibration
     return EvalConfig(**kwargs)
 
 
@@ -94,20 +97,24 @@ def evaluate(
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write caches."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/sa_align)."),
     embeddings: Optional[bool] = EmbedOpt,
+    calibration: bool = CalibOpt,
+    calibration_model: Optional[Path] = typer.Option(None, "--calibration-model", help="A calibration model file to use instead of the shipped one."),
+    allow_uncalibrated: bool = typer.Option(False, "--allow-uncalibrated", help="With a missing, corrupt or stale calibration model, use the hand-set aggregate (flagged in the report) instead of failing."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
 ) -> None:
     """Audit REPO against PAPER and write report files into --out."""
-    from sa_align.errors import InputError
+    from sa_align.errors import CalibrationError, InputError
     from sa_align.pipeline import evaluate as run_evaluate
     from sa_align.progress import StageProgress
     from sa_align.report import write_reports
 
     fmts = _formats(formats)
-    config = _config(judge, samples, budget, top_k, no_cache, cache_dir, embeddings)
+    config = _config(judge, samples, budget, top_k, no_cache, cache_dir, embeddings,
+                     {"enabled": calibration, "model": calibration_model, "allow_uncalibrated": allow_uncalibrated})
     try:
         with StageProgress(enabled=not quiet) as progress:
             report = run_evaluate(paper, repo, units=units, config=config, progress=progress)
-    except InputError as exc:
+    except (InputError, CalibrationError) as exc:
         raise _fail(str(exc))
     paths = write_reports(report, out, fmts)
     _print_summary(report, paths, quiet)
@@ -218,13 +225,20 @@ def bench(
     papers: Optional[List[str]] = typer.Option(None, "--papers", help="With --sabench: papers to run (default: the development split)."),
     setups: Optional[List[str]] = typer.Option(None, "--setups", help="With --sabench: setups to run (default: all)."),
     workers: int = typer.Option(1, "--workers", min=1, help="With --sabench: runs evaluated in parallel processes."),
+    train: Optional[Path] = typer.Option(None, "--train", help="With --sabench: train the calibrated judge on the selected (development) papers into this folder, with folds grouped by paper."),
+    folds: int = typer.Option(5, "--folds", min=2, help="With --train: cross-validation folds (papers per fold about equal)."),
     embeddings: Optional[bool] = EmbedOpt,
+    calibration: bool = CalibOpt,
 ) -> None:
     """Measure sa_align on a labelled dataset and print the metrics table."""
     from sa_align.bench import render_table, run_bench, run_judgeeval
-    from sa_align.errors import InputError
+    from sa_align.errors import CalibrationError, InputError
 
-    config = _config(judge, 1, None, None, False, None, embeddings)
+    config = _config(judge, 1, None, None, False, None, embeddings, {"enabled": calibration})
+    if train is not None:
+        if not sabench:
+            raise _fail("--train needs --sabench: the calibrated judge is trained on SA-Bench's judged claims")
+        return _train(dataset, config, train, papers, setups, workers, folds)
     try:
         if sabench:
             result = _sabench(dataset, config, out, papers, setups, workers)
@@ -232,7 +246,7 @@ def bench(
             result = run_judgeeval(dataset, config, out=out)
         else:
             result = run_bench(dataset, config, variants=variants, seed=seed, out=out, hints=not no_hints)
-    except InputError as exc:
+    except (InputError, CalibrationError) as exc:
         raise _fail(str(exc))
     render_table(result)
 
@@ -245,6 +259,21 @@ def _sabench(dataset: Path, config, out: Optional[Path], papers, setups, workers
     with StageProgress() as bar:
         return run_sabench(dataset, config, out=out, papers=papers, setups=setups, workers=workers,
                            progress=lambda done, total: bar("runs", done, total))
+
+
+def _train(dataset: Path, config, out: Path, papers, setups, workers: int, folds: int) -> None:
+    from sa_align.bench.sabench.calibration import train_sabench
+    from sa_align.errors import InputError
+    from sa_align.progress import StageProgress
+
+    try:
+        with StageProgress() as bar:
+            result = train_sabench(dataset, config, out, papers=papers, setups=setups, workers=workers, folds=folds,
+                                   progress=bar)
+    except (InputError, ValueError) as exc:
+        raise _fail(str(exc))
+    typer.echo(result.markdown())
+    typer.echo(f"wrote {result.model_path} (copy it to units/calibration/sabench.json to ship it)")
 
 
 @app.command()
@@ -260,6 +289,7 @@ def batch(
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address (HOST:PORT, ray://HOST:PORT or auto); none starts a local Ray runtime."),
     shared_prefix: Optional[Path] = typer.Option(None, "--shared-prefix", help="A folder every Ray node mounts at the same path: inputs under it are read in place, not shipped."),
     embeddings: Optional[bool] = EmbedOpt,
+    calibration: bool = CalibOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-pair output."),
 ) -> None:
     """Evaluate many (paper, repo) pairs with shared caches; an interrupted batch resumes."""
@@ -271,7 +301,7 @@ def batch(
             mean = "" if o.mean_score is None else f" mean {o.mean_score:.3f}"
             typer.echo(f"{o.id}: {o.status}{mean}{' ' + o.error if o.error else ''}")
 
-    config = _config(judge, samples, budget, None, False, None, embeddings)
+    config = _config(judge, samples, budget, None, False, None, embeddings, {"enabled": calibration})
     try:
         outcomes = run_batch(manifest, out, config, executor=executor, workers=workers, address=address,
                              shared_prefix=shared_prefix, formats=_formats(formats), on_pair=show)
@@ -327,6 +357,7 @@ def history(
     no_cache: bool = typer.Option(False, "--no-cache", help="Use a private cache for this run only."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/sa_align)."),
     embeddings: Optional[bool] = EmbedOpt,
+    calibration: bool = CalibOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
 ) -> None:
     """Audit the commits of REPO against PAPER, oldest first: a timeline and the commit that changed each label."""
@@ -334,7 +365,7 @@ def history(
     from sa_align.history import DEFAULT_MAX_COMMITS, audit_history, write_history
     from sa_align.progress import StageProgress
 
-    config = _config(judge, 1, None, None, no_cache, cache_dir, embeddings)
+    config = _config(judge, 1, None, None, no_cache, cache_dir, embeddings, {"enabled": calibration})
     try:
         with StageProgress(enabled=not quiet) as progress:
             result = audit_history(paper, repo, revs=revs, every=every, max_commits=max_commits or DEFAULT_MAX_COMMITS,

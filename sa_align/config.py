@@ -69,6 +69,30 @@ class IndexConfig(_Config):
     """Processes that parse files on a cold build; `None` uses the available cores (at most 4), 1 parses in-process."""
 
 
+class CalibrationConfig(_Config):
+    """The calibrated judge: a model learned on SA-Bench's judged claims that weighs the static judges' evidence."""
+
+    enabled: bool = True
+    """Let the model's probability shape the labels; `False` keeps the uncalibrated aggregate."""
+    model: Path | None = None
+    """A model file to use instead of the shipped one (`units/calibration/sabench.json`)."""
+    band: tuple[float, float] = (0.1, 0.4)
+    """The uncertainty band `(low, high)`: a probability inside it leaves the unit `undecided` for review (and is where LLM judges run); at or above `high` the unit may be lifted to `aligned`."""
+    strong_failure: float = Field(default=0.75, ge=0, le=1)
+    """A failure vote at least this confident stands below the band's top, inside the band too (flagged for review): strong evidence, such as an identifier the unit names being absent, is not left to the model."""
+    allow_uncalibrated: bool = False
+    """With a missing, corrupt or stale model, fall back to the uncalibrated aggregate (flagged in the report) instead of failing."""
+    record_features: bool = False
+    """Keep each unit's feature values in its result (for training and inspection)."""
+
+    @field_validator("band")
+    @classmethod
+    def _ordered(cls, v: tuple[float, float]) -> tuple[float, float]:
+        if not 0.0 <= v[0] <= v[1] <= 1.0:
+            raise ValueError(f"band must satisfy 0 <= low <= high <= 1, got {v}")
+        return v
+
+
 class EvalConfig(_Config):
     """Everything that shapes one evaluation; stored (without secrets) in the report."""
 
@@ -114,6 +138,8 @@ class EvalConfig(_Config):
     """Units whose judge agreement is below this are marked `needs_review`."""
     index: IndexConfig = Field(default_factory=IndexConfig)
     """Indexer limits."""
+    calibration: CalibrationConfig = Field(default_factory=CalibrationConfig)
+    """The calibrated judge (on by default)."""
 
     @field_validator("judges", "extractors", mode="before")
     @classmethod

@@ -29,6 +29,10 @@ class DatasetError(InputError):
     """A benchmark dataset folder is malformed."""
 
 
+class CalibrationError(SaAlignError):
+    """The calibrated judge's model file is missing, corrupt, or built for another feature set."""
+
+
 class RetrievalError(SaAlignError):
     """Retrieval could not run as configured (e.g. embeddings required but the model cannot load)."""
 

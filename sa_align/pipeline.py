@@ -12,10 +12,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from sa_align.config import EvalConfig
 from sa_align.models import (
+    Calibration,
+    CalibrationInfo,
     Candidate,
     Cost,
     DriftReport,
@@ -46,6 +48,10 @@ class _Run:
     flags: list[Flag] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     retrieval: RetrievalInfo = field(default_factory=RetrievalInfo)
+    calibrator: Any = None
+    """The run's `sa_align.calibrate.Calibrator`, or `None` when calibration is off."""
+    calibrations: dict[str, Calibration] = field(default_factory=dict)
+    """Per unit id: what the calibrated judge made of the static verdicts."""
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -99,6 +105,8 @@ async def evaluate_async(
     run = _Run(progress)
     started = time.perf_counter()
     client = make_client(config)
+    run.calibrator = calibrator_for(config)
+    run.flags.extend(calibration_flags(run.calibrator, config))
     with run.stage("load"):
         paper = load(paper)
     with run.stage("extract"):
@@ -112,7 +120,7 @@ async def evaluate_async(
     with run.stage("judge"):
         verdicts = await judge_all(units, candidates, index, paper, config, client, run)
     with run.stage("aggregate"):
-        results = aggregate_all(units, verdicts, candidates, config)
+        results = aggregate_all(units, verdicts, candidates, config, run)
     run.timing["total"] = round(time.perf_counter() - started, 4)
     return build_report(paper, repo, index, results, config, client, run)
 
@@ -127,6 +135,20 @@ def make_client(config: EvalConfig):
     from sa_align.llm import LLMClient
 
     return LLMClient(config)
+
+
+def calibrator_for(config: EvalConfig):
+    """The calibrated judge of the run (the model is loaded and checked before any work starts)."""
+    from sa_align.calibrate import Calibrator
+
+    return Calibrator.for_config(config)
+
+
+def calibration_flags(calibrator, config: EvalConfig) -> list[Flag]:
+    """A calibrated run that fell back to the hand-set aggregate says so where a person looks first."""
+    if not config.calibration.enabled or calibrator is None or calibrator.model is not None:
+        return []
+    return [Flag(kind="uncalibrated", message=f"labels come from the hand-set aggregate: {calibrator.info.uncalibrated}")]
 
 
 def load(paper: PaperLike) -> Paper:
@@ -231,8 +253,12 @@ async def judge_all(
     client,
     run: _Run,
 ) -> dict[str, list[Verdict]]:
-    """Judge units concurrently; the LLM client bounds requests in flight per model."""
-    from sa_align.judges import JudgeContext, judge_unit
+    """Judge units concurrently; the LLM client bounds requests in flight per model.
+
+    With a calibrated judge, the static verdicts are assessed first and the LLM ensemble
+    runs only on units whose probability falls inside the uncertainty band.
+    """
+    from sa_align.judges import JudgeContext
 
     done = 0
 
@@ -243,7 +269,7 @@ async def judge_all(
             paper=paper, config=config, client=client,
         )
         try:
-            verdicts = await judge_unit(ctx)
+            verdicts = await _judge_one(ctx, run)
         except Exception as exc:
             run.errors.append(f"judging failed for {unit.id}: {type(exc).__name__}: {exc}")
             verdicts = [Verdict(judge="pipeline", label=Label.UNDECIDED, abstained=True, error=str(exc))]
@@ -255,15 +281,43 @@ async def judge_all(
     return {u.id: v for u, v in zip(units, lists)}
 
 
+async def _judge_one(ctx, run: _Run) -> list[Verdict]:
+    """Static judges, then the calibrated judge's assessment, then the LLM ensemble where it is still wanted."""
+    from sa_align.judges import aggregate, judge_llm_votes, judge_static, llm_would_run
+
+    static = await judge_static(ctx)
+    calibrator = run.calibrator
+    if calibrator is None:
+        return static + await judge_llm_votes(ctx, static)
+    try:
+        hand = aggregate(ctx.unit, static, ctx.candidates, ctx.config)
+        cal = run.calibrations[ctx.unit.id] = calibrator.assess(ctx.unit, static, ctx.candidates, ctx.index, hand)
+    except Exception as exc:  # the unit keeps its uncalibrated aggregate
+        run.errors.append(f"calibration failed for {ctx.unit.id}: {type(exc).__name__}: {exc}")
+        return static + await judge_llm_votes(ctx, static)
+    if calibrator.wants_llm(cal):
+        return static + await judge_llm_votes(ctx, static)
+    if llm_would_run(ctx, static):
+        calibrator.skipped_llm(sum(spec.samples for spec in ctx.config.judges))
+        run.calibrations[ctx.unit.id] = cal.model_copy(update={"llm_skipped": True})
+    return static
+
+
 def aggregate_all(
     units: Sequence[Unit],
     verdicts: dict[str, list[Verdict]],
     candidates: dict[str, list[Candidate]],
     config: EvalConfig,
+    run: _Run | None = None,
 ) -> list[UnitResult]:
+    """One result per unit; a calibrated run's units go through the calibrated policy."""
     from sa_align.judges import aggregate
 
-    return [aggregate(u, verdicts.get(u.id, []), candidates.get(u.id, []), config) for u in units]
+    results = [aggregate(u, verdicts.get(u.id, []), candidates.get(u.id, []), config) for u in units]
+    if run is None or run.calibrator is None:
+        return results
+    return [run.calibrator.decide(r, run.calibrations[r.unit.id]) if r.unit.id in run.calibrations else r
+            for r in results]
 
 
 def build_report(paper: Paper, repo, index, results: list[UnitResult], config: EvalConfig, client, run: _Run) -> DriftReport:
@@ -285,6 +339,7 @@ def build_report(paper: Paper, repo, index, results: list[UnitResult], config: E
         summary=summarize(results),
         cost=cost,
         timing=run.timing,
+        calibration=run.calibrator.info if run.calibrator is not None else CalibrationInfo(uncalibrated="calibration is switched off"),
         flags=run.flags,
         errors=run.errors,
     )

@@ -26,7 +26,7 @@ def test_evaluate_writes_reports_and_gates(tmp_path):
     ok = runner.invoke(app, args)
     assert ok.exit_code == 0, ok.output
     data = json.loads((tmp_path / "report.json").read_text())
-    assert data["schema_version"] == "1.1" and len(data["results"]) == 22
+    assert data["schema_version"] == "1.2" and len(data["results"]) == 22
     assert "# Drift report" in (tmp_path / "report.md").read_text()
     below = runner.invoke(app, args + ["--fail-under", "0.99"])
     assert below.exit_code == 1
@@ -37,6 +37,28 @@ def test_bad_input_exits_2(tmp_path):
     assert missing.exit_code == 2 and "error" in missing.output
     bad_format = runner.invoke(app, ["evaluate", str(EX / "paper.md"), str(EX / "repo"), "--format", "docx"])
     assert bad_format.exit_code == 2
+
+
+def test_calibration_switches_and_a_bad_model_file(tmp_path):
+    base = ["evaluate", str(EX / "paper.md"), str(EX / "repo"), "-u", str(EX / "units.yaml"), "-q", "-f", "json", "--no-embeddings"]
+    on = runner.invoke(app, base + ["-o", str(tmp_path / "on")])
+    assert on.exit_code == 0, on.output
+    assert json.loads((tmp_path / "on" / "report.json").read_text())["calibration"]["model"] == "sabench.json"
+    off = runner.invoke(app, base + ["-o", str(tmp_path / "off"), "--no-calibration"])
+    assert json.loads((tmp_path / "off" / "report.json").read_text())["calibration"]["uncalibrated"] == "calibration is switched off"
+    bad = tmp_path / "model.json"
+    bad.write_text("not json")
+    refused = runner.invoke(app, base + ["-o", str(tmp_path / "bad"), "--calibration-model", str(bad)])
+    assert refused.exit_code == 2 and "model.json is unreadable or corrupt" in refused.output
+    allowed = runner.invoke(app, base + ["-o", str(tmp_path / "fallback"), "--calibration-model", str(bad), "--allow-uncalibrated"])
+    assert allowed.exit_code == 0
+    data = json.loads((tmp_path / "fallback" / "report.json").read_text())
+    assert "unreadable or corrupt" in data["calibration"]["uncalibrated"]
+
+
+def test_training_needs_sabench(tmp_path):
+    result = runner.invoke(app, ["bench", str(tmp_path), "--train", str(tmp_path / "out")])
+    assert result.exit_code == 2 and "--train needs --sabench" in result.output
 
 
 def test_report_rerenders_a_saved_report(tmp_path):

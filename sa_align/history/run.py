@@ -24,7 +24,8 @@ from sa_align.history.timeline import ChangeTracker, commit_info
 from sa_align.models import CodeSpan, DriftReport, Flag, Unit
 from sa_align.models.report import PaperIdentity
 from sa_align.pipeline import (
-    PaperLike, ProgressCallback, UnitsLike, _Run, aggregate_all, build_report, complete, index_flags, index_repo,
+    PaperLike, ProgressCallback, UnitsLike, _Run, aggregate_all, build_report, calibrator_for, complete, index_flags,
+    index_repo,
     judge_all, load, make_client, retrieve_all, run_blocking, unit_flags, units_for,
 )
 
@@ -156,14 +157,14 @@ class _Audit:
         self.points.append(point)
 
     async def _evaluate(self, meta: CommitMeta, index, checkout: Checkout) -> tuple[DriftReport, int]:
-        run = _Run(None)
+        run = _Run(None, calibrator=calibrator_for(self.config))
         run.flags.extend(self._unit_flags + index_flags(index) + _lfs_flags(checkout))
         candidates = retrieve_all(self.units, index, self.config, run)
         prints = {u.id: candidates_fingerprint(candidates.get(u.id, []), index) for u in self.units}
         kept = {u.id: r for u in self.units if (r := self.memo.reusable(u.id, prints[u.id], index)) is not None}
         todo = [u for u in self.units if u.id not in kept]
         verdicts = await judge_all(todo, candidates, index, self.paper, self.config, self.client, run)
-        fresh = {r.unit.id: r for r in aggregate_all(todo, verdicts, candidates, self.config)}
+        fresh = {r.unit.id: r for r in aggregate_all(todo, verdicts, candidates, self.config, run)}
         results = [kept.get(u.id) or fresh[u.id] for u in self.units]
         report = build_report(self.paper, self.repo_path, index, results, self.config, self.client, run)
         report.repo.git_commit = meta.sha

@@ -26,7 +26,10 @@ __all__ = [
     "StaticJudge",
     "aggregate",
     "fleiss_kappa",
+    "judge_llm_votes",
+    "judge_static",
     "judge_unit",
+    "llm_would_run",
     "scan_injections",
     "scan_unit_injections",
     "static_judges_for",
@@ -49,20 +52,35 @@ async def _run(judge: Judge, ctx: JudgeContext) -> Verdict:
         return abstain(judge.name, "the judge failed", error=f"{type(exc).__name__}: {exc}")
 
 
-async def judge_unit(ctx: JudgeContext) -> list[Verdict]:
-    """Every verdict on one unit: static judges first, then the LLM ensemble unless already certain."""
-    from sa_align.judges.routing import llm_policy
+async def judge_static(ctx: JudgeContext) -> list[Verdict]:
+    """The static judges' verdicts on one unit, each passed through the scope gate."""
     from sa_align.judges.scope import scoped
 
     raw = await asyncio.gather(*(_run(j, ctx) for j in static_judges_for(ctx)))
-    verdicts = [scoped(ctx.unit, v, ctx.index) for v in raw]
-    certain = any(v.certain and not v.abstained for v in verdicts)
-    if ctx.client is None or not ctx.config.judges or certain or llm_policy(ctx.unit.kind) == "never":
-        return verdicts
+    return [scoped(ctx.unit, v, ctx.index) for v in raw]
+
+
+def llm_would_run(ctx: JudgeContext, static: list[Verdict]) -> bool:
+    """Whether the LLM ensemble runs on this unit: a client and judges, no certain static verdict, a kind that allows it."""
+    from sa_align.judges.routing import llm_policy
+
+    certain = any(v.certain and not v.abstained for v in static)
+    return ctx.client is not None and bool(ctx.config.judges) and not certain and llm_policy(ctx.unit.kind) != "never"
+
+
+async def judge_llm_votes(ctx: JudgeContext, static: list[Verdict]) -> list[Verdict]:
+    """The LLM ensemble's verdicts, or none when it does not run (see `llm_would_run`)."""
+    if not llm_would_run(ctx, static):
+        return []
     from sa_align.judges.llm_judge import judge_llm
 
     try:
-        verdicts.extend(await judge_llm(ctx))
+        return await judge_llm(ctx)
     except Exception as exc:
-        verdicts.append(abstain("llm", "the LLM ensemble failed", error=f"{type(exc).__name__}: {exc}"))
-    return verdicts
+        return [abstain("llm", "the LLM ensemble failed", error=f"{type(exc).__name__}: {exc}")]
+
+
+async def judge_unit(ctx: JudgeContext) -> list[Verdict]:
+    """Every verdict on one unit: static judges first, then the LLM ensemble unless already certain."""
+    static = await judge_static(ctx)
+    return static + await judge_llm_votes(ctx, static)

@@ -21,6 +21,11 @@ Policy:
    voted for the winner, else `llm`.
 6. Judge errors are kept in the verdicts and summarized in `error`; they never
    fail the unit.
+7. Abstentions that lean (`Verdict.lean`) carry no vote here either.
+
+This is the hand-set aggregate. With calibration on (the default), the calibrated
+judge (`sa_align.calibrate.policy`) starts from its result and decides by the
+model's probability which label stands.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from sa_align.config import EvalConfig
 from sa_align.models import LABEL_SCORES, Candidate, CodeSpan, Label, Unit, UnitResult, Verdict
 
 LLM_JUDGE = "llm"
-_TIE_ORDER = [Label.MISMATCHED, Label.STUBBED, Label.MISATTRIBUTED, Label.MISSING, Label.ALIGNED]
+TIE_ORDER = [Label.MISMATCHED, Label.STUBBED, Label.MISATTRIBUTED, Label.MISSING, Label.ALIGNED]
 
 
 def _weight(v: Verdict, config: EvalConfig) -> float:
@@ -44,7 +49,7 @@ def _weight(v: Verdict, config: EvalConfig) -> float:
 
 
 def _pick(totals: dict[Label, float]) -> Label:
-    return max(totals, key=lambda lb: (round(totals[lb], 9), -_TIE_ORDER.index(lb)))
+    return max(totals, key=lambda lb: (round(totals[lb], 9), -TIE_ORDER.index(lb)))
 
 
 def _evidence(winners: list[Verdict]) -> list[CodeSpan]:

@@ -54,6 +54,14 @@ def abstain(judge: str, reason: str, *, error: str | None = None, model: str | N
     return Verdict(judge=judge, model=model, label=Label.UNDECIDED, abstained=True, reason=reason, error=error)
 
 
+def lean(judge: str, label: Label, reason: str, *, confidence: float, score: float | None = None,
+         evidence: list[CodeSpan] | None = None) -> Verdict:
+    """An abstention that points at `label`: weak evidence that never votes (see `Verdict.lean`)."""
+    return Verdict(judge=judge, label=Label.UNDECIDED, abstained=True, lean=label, reason=reason,
+                   confidence=confidence, score=LABEL_SCORES.get(label) if score is None else score,
+                   evidence=list(evidence or [])[:10])
+
+
 def decide(
     judge: str,
     label: Label,

@@ -161,6 +161,8 @@ def judge_ordering(ctx: JudgeContext) -> Verdict:
         located = ", ".join(f"'{s}' at line {ln}" for s, ln in zip(order, first))
         return decide(NAME, Label.MISMATCHED, f"in `{fn.qualname}` the steps run out of the stated order: {located}",
                       confidence=0.75, evidence=evidence)
+    # No lean: steps spread over functions are normal in correct code (on the own cases 14 of 22
+    # clean ordering units would have leaned to `mismatched`).
     return abstain(NAME, "no candidate function contains every step, each on its own line, in an unambiguous order")
 
 

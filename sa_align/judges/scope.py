@@ -7,7 +7,8 @@ states (0, 1, 2 and reference numbers such as "Table 3" aside) is a value one
 of its parameters carries; a presence judge's `aligned` (entities named in
 code, steps located in order) never stands on such a unit. Either becomes an
 abstention that says what was left unchecked, so an LLM judge, when configured,
-still decides. Failures stand (part of a claim being wrong is enough), with one
+still decides; the abstention keeps the verdict's label as its lean
+(`Verdict.lean`) for the calibrated judge to weigh. Failures stand (part of a claim being wrong is enough), with one
 exception: a value judge's `mismatched` on such a unit abstains when every
 value the claim states occurs somewhere in the code, since the name read from
 the claim may not be the name the code sets it under (on the development
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from sa_align.judges.base import abstain
+from sa_align.judges.base import lean
 from sa_align.models import Label, Unit, Verdict
 from sa_align.resources import load_yaml
 
@@ -85,8 +86,14 @@ def scoped(unit: Unit, verdict: Verdict, index=None) -> Verdict:
         if not rest:
             return verdict
         shown = ", ".join(f"{n:g}" for n in rest[:6])
-        return abstain(verdict.judge, f"{verdict.reason}; but the claim also states {shown}, which no checked parameter carries")
-    return abstain(verdict.judge, f"{verdict.reason}; but this shows only part of a claim stated in free text")
+        return _partial(verdict, f"{verdict.reason}; but the claim also states {shown}, which no checked parameter carries")
+    return _partial(verdict, f"{verdict.reason}; but this shows only part of a claim stated in free text")
+
+
+def _partial(verdict: Verdict, reason: str) -> Verdict:
+    """A verdict on part of the claim: it no longer votes, but still leans to its label."""
+    return lean(verdict.judge, verdict.label, reason, confidence=verdict.confidence, score=verdict.score,
+                evidence=verdict.evidence)
 
 
 def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
@@ -99,7 +106,7 @@ def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
         return verdict
     if not any(_elsewhere(p, index) for p in unit.params):
         return verdict  # the values occur only as other settings of the same name (another preset): a real finding
-    return abstain(verdict.judge, f"{verdict.reason}; but every value the claim states occurs in the code, perhaps under other names")
+    return _partial(verdict, f"{verdict.reason}; but every value the claim states occurs in the code, perhaps under other names")
 
 
 def _elsewhere(param, index) -> bool:

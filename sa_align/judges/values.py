@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide
+from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, lean
 from sa_align.judges.evidence import code_roots, in_code
 from sa_align.judges.scope import stated_quantities
 from sa_align.judges.words import distinctive_words
@@ -48,6 +48,8 @@ MISSING_CONFIDENCE = 0.65
 MISMATCHED_CONFIDENCE = 0.55
 """The label rests on claim words, so it is weaker than the absence it reports."""
 PARTLY_CONFIDENCE = 0.5
+LEAN_CONFIDENCE = 0.35
+"""A few absent values among present ones: a lean for the calibrated judge, never a vote."""
 """Some stated values are there: low, so any judge that located the claim outvotes it."""
 
 
@@ -59,7 +61,7 @@ def judge_values(ctx: JudgeContext) -> Verdict:
     present = [number for value, number in stated if in_code(ctx.index, value, number)]
     if present:
         partly = _partly_absent(stated, present) if unit.kind.value in _table()["partly_absent_kinds"] else None
-        return partly or abstain(
+        return partly or _absent_lean(stated, present) or abstain(
             NAME, f"values the claim states occur in the code ({', '.join(f'{n:g}' for n in present[:4])})")
     if any(param_index(ctx.index).sites(p) for p in unit.params):
         return abstain(NAME, "a parameter of the unit is set in the code; the numeric judge compares it")
@@ -77,6 +79,16 @@ def judge_values(ctx: JudgeContext) -> Verdict:
 def values_judge() -> StaticJudge:
     """Factory: the stated-values-anywhere judge."""
     return StaticJudge(NAME, judge_values)
+
+
+def _absent_lean(stated: list[tuple[float, float]], present: list[float]) -> Verdict | None:
+    """Some stated values occur nowhere: too few to decide on, but a lean towards a key omission."""
+    absent = [number for (_value, number) in stated if number not in present]
+    if not absent:
+        return None
+    shown = ", ".join(f"{n:g}" for n in absent[:6])
+    return lean(NAME, Label.MISMATCHED, f"{len(absent)} of the {len(stated)} values the claim states occur in no code "
+                f"or config file ({shown})", confidence=LEAN_CONFIDENCE, score=0.5)
 
 
 def _partly_absent(stated: list[tuple[float, float]], present: list[float]) -> Verdict | None:

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 _HOMES = {
     "base": ("LABEL_SCORES", "SA_BENCH_LEVELS", "SCHEMA_VERSION", "Attribution", "Citation", "Label", "Paper",
              "PaperFormat", "Region", "RegionKind", "Section", "UnitKind"),
-    "report": ("DriftReport", "PaperIdentity", "RepoIdentity", "RetrievalInfo", "Summary", "report_schema",
+    "report": ("CalibrationInfo", "DriftReport", "PaperIdentity", "RepoIdentity", "RetrievalInfo", "Summary", "report_schema",
                "units_file_schema", "write_schemas"),
-    "results": ("Candidate", "Cost", "Flag", "UnitResult", "Verdict"),
+    "results": ("Calibration", "Candidate", "Cost", "Flag", "UnitResult", "Verdict"),
     "units": ("CharSpan", "CodeSpan", "Gold", "Param", "Scalar", "Unit", "UnitsFile"),
 }
 _LAZY = {name: f"sa_align.models.{module}" for module, names in _HOMES.items() for name in names}
@@ -33,10 +33,10 @@ if TYPE_CHECKING:
         RegionKind, Section, UnitKind,
     )
     from sa_align.models.report import (
-        DriftReport, PaperIdentity, RepoIdentity, RetrievalInfo, Summary, report_schema, units_file_schema,
+        CalibrationInfo, DriftReport, PaperIdentity, RepoIdentity, RetrievalInfo, Summary, report_schema, units_file_schema,
         write_schemas,
     )
-    from sa_align.models.results import Candidate, Cost, Flag, UnitResult, Verdict
+    from sa_align.models.results import Calibration, Candidate, Cost, Flag, UnitResult, Verdict
     from sa_align.models.units import CharSpan, CodeSpan, Gold, Param, Scalar, Unit, UnitsFile
 
 
@@ -57,6 +57,8 @@ __all__ = [
     "SA_BENCH_LEVELS",
     "SCHEMA_VERSION",
     "Attribution",
+    "Calibration",
+    "CalibrationInfo",
     "Candidate",
     "CharSpan",
     "Citation",

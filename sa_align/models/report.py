@@ -52,6 +52,8 @@ class Summary(_Model):
     """Units per kind, then per final label."""
     mean_score: float | None = None
     """Weighted mean SA-Bench score over decided units; `None` when nothing was decided."""
+    expected_score: float | None = None
+    """Weighted mean of the calibrated judge's expected SA-Bench level over every unit, undecided ones included: a run score for ranking many repositories; `None` without calibration."""
     decided: int = 0
     """Units with a final label other than `undecided`."""
     decided_without_llm: float | None = None
@@ -79,6 +81,25 @@ class RetrievalInfo(_Model):
     """Why a signal did not run or was dropped: switched off, not installed, failed to load or to encode."""
 
 
+class CalibrationInfo(_Model):
+    """Which calibrated model shaped the labels, or why none did."""
+
+    model: str | None = None
+    """File name of the model that ran; `None` when none did."""
+    feature_version: str | None = None
+    """The model's feature-set version."""
+    trained_on: str | None = None
+    """What the model was trained on (dataset, commit, papers), from the model file."""
+    band: list[float] = Field(default_factory=list)
+    """The uncertainty band `[low, high]` of the probability; inside it a unit is left for review."""
+    uncalibrated: str | None = None
+    """Why the uncalibrated aggregate decided instead (a missing, corrupt or stale model the config allowed), or `None`."""
+    llm_units_skipped: int = 0
+    """Units outside the band whose LLM judges were not called."""
+    llm_calls_saved: int = 0
+    """LLM judge calls not made for those units (one per configured sample)."""
+
+
 class DriftReport(_Model):
     """Everything `sa_align` found about one paper and one repository."""
 
@@ -104,6 +125,8 @@ class DriftReport(_Model):
     """Total LLM cost of the run."""
     timing: dict[str, float] = Field(default_factory=dict)
     """Seconds per pipeline stage, plus `total`."""
+    calibration: CalibrationInfo = Field(default_factory=CalibrationInfo)
+    """The calibrated judge that shaped the labels, and the LLM calls it saved."""
     flags: list[Flag] = Field(default_factory=list)
     """Things a person should know: injection text, skipped files, judge errors."""
     errors: list[str] = Field(default_factory=list)

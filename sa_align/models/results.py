@@ -62,7 +62,7 @@ class Verdict(_Model):
     label: Label
     """The judge's label; `undecided` when it abstained."""
     score: float | None = None
-    """Graded score on SA-Bench's levels (1.0, 0.75, 0.5, 0.25, 0.0); `None` when abstained."""
+    """Graded score on SA-Bench's levels (1.0, 0.75, 0.5, 0.25, 0.0); `None` when abstained (an abstention's lean carries the level it points to)."""
     confidence: float = Field(default=0.0, ge=0, le=1)
     """How sure the judge is, 0 to 1."""
     certain: bool = False
@@ -77,6 +77,8 @@ class Verdict(_Model):
     """True when the judge could not decide; the verdict then carries no vote."""
     error: str | None = None
     """Error that made the judge abstain, if any."""
+    lean: Label | None = None
+    """For an abstention: the label the judge's weak evidence points to (a few stated values absent, claim words mostly absent, a check that covers only part of the claim). It never votes; the calibrated judge weighs it, and may label a unit it is sure is unfaithful by a failure lean."""
 
 
 class Flag(_Model):
@@ -90,6 +92,23 @@ class Flag(_Model):
     """Where, when it is in the repository."""
     unit_id: str | None = None
     """The unit concerned, when it concerns one."""
+
+
+class Calibration(_Model):
+    """What the calibrated judge (`sa_align.calibrate`) made of one unit's static evidence."""
+
+    probability: float | None = None
+    """Probability that SA-Bench's judge would score the unit >= 0.75; `None` when no model ran."""
+    expected_score: float | None = None
+    """Expected SA-Bench level under the model; `None` when no model ran."""
+    in_band: bool = False
+    """True when the probability falls inside the uncertainty band: the unit is left to review or an LLM judge."""
+    llm_skipped: bool = False
+    """True when LLM judges were configured but not called, because the probability lies outside the band."""
+    applied: str = "none"
+    """How the probability shaped the label: `aligned` (lifted), `evidence` (the judges' failure kept), `lean` (a judge's failure lean became the label), `band` (left undecided for review), `certain` (a certain static finding kept), `abstain` (no failure evidence, so undecided), `llm` (LLM judges voted), or `none`."""
+    features: dict[str, float] = Field(default_factory=dict)
+    """The model's inputs, when `calibration.record_features` is on (absent features are left out)."""
 
 
 class UnitResult(_Model):
@@ -119,3 +138,5 @@ class UnitResult(_Model):
     """Summary reason for the final label."""
     error: str | None = None
     """Error that degraded this unit, if any."""
+    calibration: Calibration | None = None
+    """The calibrated judge's probability and how it shaped the label; `None` when calibration is off."""

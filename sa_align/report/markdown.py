@@ -49,10 +49,20 @@ def _summary(report: DriftReport) -> str:
         f"- Mean score (SA-Bench scale, 1.0 = faithful): **{mean}** over {s.decided} decided of {s.n_units} units\n"
         f"- Decided without a model: {static}; needs review: {s.needs_review}{failed}\n"
         f"{kappa}"
+        f"{_calibration(report)}"
         f"- Cost: {_cost(report)}; time: {report.timing.get('total', 0):.1f} s\n\n"
         + "\n".join(rows)
         + "\n"
     )
+
+
+def _calibration(report: DriftReport) -> str:
+    c, s = report.calibration, report.summary
+    if c.model is None:
+        return f"- Calibrated judge: not used ({c.uncalibrated or 'off'})\n"
+    expected = "" if s.expected_score is None else f"; expected score over all units {s.expected_score:.3f}"
+    saved = f"; LLM calls saved: {c.llm_calls_saved} on {c.llm_units_skipped} units" if c.llm_units_skipped else ""
+    return f"- Calibrated judge: `{c.model}` ({c.trained_on}){expected}{saved}\n"
 
 
 def _cost(report: DriftReport) -> str:

@@ -24,11 +24,15 @@ def summarize(results: Sequence[UnitResult]) -> Summary:
     weight = sum(r.unit.weight for r in decided)
     mean = sum(r.score * r.unit.weight for r in decided) / weight if weight > 0 else None
     static = sum(1 for r in results if r.decided_by == "static")
+    expected = [(r.calibration.expected_score, r.unit.weight) for r in results
+                if r.calibration is not None and r.calibration.expected_score is not None]
+    expected_weight = sum(w for _e, w in expected)
     return Summary(
         n_units=len(results),
         counts={label.value: counts.get(label.value, 0) for label in Label},
         by_kind=by_kind,
         mean_score=round(mean, 4) if mean is not None else None,
+        expected_score=round(sum(e * w for e, w in expected) / expected_weight, 4) if expected_weight > 0 else None,
         decided=sum(1 for r in results if r.label != Label.UNDECIDED),
         decided_without_llm=round(static / len(results), 4) if results else None,
         needs_review=sum(1 for r in results if r.needs_review),

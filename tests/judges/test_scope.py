@@ -42,6 +42,7 @@ async def test_value_judge_aligned_on_part_of_the_claim_abstains(small):
     assert partial.label == Label.UNDECIDED
     numeric = next(v for v in partial.verdicts if v.judge == "numeric")
     assert numeric.abstained and "also states 30000" in numeric.reason
+    assert numeric.lean == Label.ALIGNED and numeric.confidence > 0  # still weighed by the calibrated judge
     whole = await repo.judge(_free("numerical", "AdamW optimizer: lr=8e-4, weight_decay=0.03"))
     assert whole.label == Label.ALIGNED
 

@@ -46,3 +46,10 @@ def test_a_third_or_more_of_the_values_absent_is_a_key_omission(small):
     assert verdict.label == Label.MISMATCHED and verdict.score == 0.5 and "2 of the 4 values" in verdict.reason
     few = judge_values(repo.context(Unit(id="f", kind="protocol", claim="Split of 800 and 200 samples at rate 0.5, with 19 tasks")))
     assert few.abstained
+
+
+def test_a_few_absent_values_among_present_ones_lean_to_a_key_omission_without_voting(small):
+    repo = small(DATA)
+    verdict = judge_values(repo.context(Unit(id="f", kind="numerical", claim="Split of 800 and 200 samples at rate 0.5, with 19 tasks")))
+    assert verdict.abstained and verdict.label == Label.UNDECIDED
+    assert verdict.lean == Label.MISMATCHED and verdict.score == 0.5 and "1 of the 4 values" in verdict.reason

@@ -52,6 +52,25 @@ class ClaimMetrics(_Model):
     """Mean |our score - reference level| over decided claims."""
 
 
+class ProbabilityMetrics(_Model):
+    """How well the calibrated judge's probability of faithful predicts reference >= 0.75, over every claim."""
+
+    claims: int = 0
+    """Claims with a probability."""
+    base_rate: float | None = None
+    """Share of those claims the reference scores >= 0.75."""
+    roc_auc: float | None = None
+    """ROC AUC of the probability."""
+    brier: float | None = None
+    """Brier score of the probability."""
+    brier_base: float | None = None
+    """Brier score of always predicting the base rate."""
+    brier_skill: float | None = None
+    """1 - brier / brier_base: the share of the base rate's error removed."""
+    ece: float | None = None
+    """Expected calibration error over ten equal-width probability bins."""
+
+
 class RunMetrics(_Model):
     """Run scores against SA-Bench's `overall_score`."""
 
@@ -59,6 +78,8 @@ class RunMetrics(_Model):
     """Runs with at least one decided claim."""
     spearman: float | None = None
     """Spearman of our run scores against the reference run scores."""
+    spearman_expected: float | None = None
+    """Spearman of run scores from the calibrated judge's expected scores (every claim counts) against the reference."""
     spearman_lines: float | None = None
     """Spearman of the repository's Python line count against the reference run scores, same runs."""
     mean_coverage: float | None = None
@@ -80,6 +101,8 @@ class SABenchMetrics(_Model):
     """Our label -> reference level -> claims (every claim, undecided included)."""
     run: RunMetrics = Field(default_factory=RunMetrics)
     """Run-level agreement."""
+    probability: ProbabilityMetrics = Field(default_factory=ProbabilityMetrics)
+    """The calibrated judge's probability, when the runs had one."""
 
 
 def claim_metrics(outcomes: Sequence[ClaimOutcome]) -> ClaimMetrics:
@@ -124,11 +147,43 @@ def _auc(truth: list[int], scores: list[float]) -> float | None:
 
 def run_score(outcomes: Sequence[ClaimOutcome]) -> float | None:
     """SA-Bench's run score over decided claims: the mean of the dimension means."""
+    return _dimension_mean(outcomes, lambda o: o.score if o.label != Label.UNDECIDED else None)
+
+
+def expected_run_score(outcomes: Sequence[ClaimOutcome]) -> float | None:
+    """The run score from the calibrated judge's expected scores: every claim counts, decided or not."""
+    return _dimension_mean(outcomes, lambda o: o.expected_score)
+
+
+def _dimension_mean(outcomes: Sequence[ClaimOutcome], value) -> float | None:
     by_dim: dict[str, list[float]] = defaultdict(list)
     for o in outcomes:
-        if o.label != Label.UNDECIDED and o.score is not None:
-            by_dim[o.dimension].append(o.score)
+        v = value(o)
+        if v is not None:
+            by_dim[o.dimension].append(v)
     return mean(mean(v) for v in by_dim.values()) if by_dim else None
+
+
+def probability_metrics(outcomes: Sequence[ClaimOutcome], bins: int = 10) -> ProbabilityMetrics:
+    import numpy as np
+    from sklearn.metrics import brier_score_loss
+
+    scored = [o for o in outcomes if o.probability is not None]
+    m = ProbabilityMetrics(claims=len(scored))
+    if not scored:
+        return m
+    truth = np.array([int(o.reference >= tables().faithful_at) for o in scored])
+    prob = np.array([o.probability for o in scored], dtype=float)
+    m.base_rate = round(float(truth.mean()), 4)
+    m.roc_auc = _auc(truth.tolist(), prob.tolist())
+    brier, base = brier_score_loss(truth, prob), brier_score_loss(truth, np.full(len(truth), truth.mean()))
+    m.brier, m.brier_base = round(float(brier), 4), round(float(base), 4)
+    m.brier_skill = round(1.0 - brier / base, 4) if base > 0 else None
+    which = np.minimum((prob * bins).astype(int), bins - 1)
+    gaps = [abs(truth[which == b].mean() - prob[which == b].mean()) * (which == b).sum()
+            for b in range(bins) if (which == b).any()]
+    m.ece = round(float(sum(gaps) / len(truth)), 4)
+    return m
 
 
 def run_metrics(records: Sequence[RunRecord]) -> RunMetrics:
@@ -144,6 +199,10 @@ def run_metrics(records: Sequence[RunRecord]) -> RunMetrics:
         ref = [r.reference_score for r, _ in scored]
         m.spearman = _spearman([s for _, s in scored], ref)
         m.spearman_lines = _spearman([float(r.python_lines) for r, _ in scored], ref)
+    expected = [(r, expected_run_score(r.outcomes)) for r in done]
+    expected = [(r, s) for r, s in expected if s is not None]
+    if len(expected) >= 3:
+        m.spearman_expected = _spearman([s for _, s in expected], [r.reference_score for r, _ in expected])
     return m
 
 
@@ -175,6 +234,7 @@ def sabench_metrics(records: Sequence[RunRecord]) -> SABenchMetrics:
         by_dimension={d: claim_metrics([o for o in outcomes if o.dimension == d]) for d in dims},
         confusion=confusion(outcomes),
         run=run_metrics(records),
+        probability=probability_metrics(outcomes),
     )
 
 

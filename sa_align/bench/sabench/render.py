@@ -29,12 +29,20 @@ def _claims_table(m: "SABenchMetrics") -> list[str]:
 
 
 def _run_lines(m: "SABenchMetrics") -> list[str]:
-    r = m.run
-    return [
+    r, p = m.run, m.probability
+    lines = [
         f"- runs scored: {r.runs}; mean per-run coverage {_f(r.mean_coverage, 2)}",
         f"- run-score Spearman {_f(r.spearman)} (Python line count alone: {_f(r.spearman_lines)})",
         f"- seconds per run: median {_f(r.median_seconds, 2)}, mean {_f(r.mean_seconds, 2)}",
     ]
+    if p.claims:
+        lines += [
+            f"- calibrated probability over {p.claims} claims (base rate {_f(p.base_rate)}): ROC AUC {_f(p.roc_auc)}, "
+            f"Brier {_f(p.brier, 4)} against {_f(p.brier_base, 4)} for the base rate (skill {_f(p.brier_skill)}), "
+            f"ECE {_f(p.ece, 4)}",
+            f"- run-score Spearman from expected scores (every claim counts): {_f(r.spearman_expected)}",
+        ]
+    return lines
 
 
 def _confusion(m: "SABenchMetrics") -> list[str]:
@@ -67,3 +75,18 @@ def markdown(result: "SABenchResult") -> str:
     if skipped:
         lines += ["## Skipped runs", ""] + [f"- `{r.id}`: {r.skipped}" for r in skipped] + [""]
     return "\n".join(lines)
+
+
+def train_markdown(result) -> str:
+    """The training summary: uncalibrated figures beside the grouped cross-validated ones."""
+    folds = "; ".join(f"{k}: {', '.join(v)}" for k, v in result.folds.items())
+    return "\n".join([
+        "# The calibrated judge, trained on SA-Bench's development split",
+        "",
+        f"Model: `{result.model_path}`. Folds grouped by paper: {folds}.",
+        "",
+        f"> {result.note}",
+        "",
+        *_section("Uncalibrated (calibration off)", result.uncalibrated),
+        *_section("Cross-validated (each paper judged by a model that never saw it)", result.cross_validated),
+    ])

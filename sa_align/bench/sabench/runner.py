@@ -57,6 +57,14 @@ class ClaimOutcome(_Model):
     """Our confidence in the label."""
     reason: str = ""
     """Why (the deciding verdict's reason), shortened."""
+    probability: float | None = None
+    """The calibrated judge's probability of faithful; `None` when calibration is off."""
+    expected_score: float | None = None
+    """The calibrated judge's expected score; `None` when calibration is off."""
+    needs_review: bool = False
+    """Whether we left the claim for review."""
+    features: dict[str, float] = Field(default_factory=dict)
+    """The calibrated judge's inputs, when the run recorded them (for training)."""
 
 
 class RunRecord(_Model):
@@ -198,10 +206,13 @@ def _outcomes(scores: RunScores, report: DriftReport) -> list[ClaimOutcome]:
         label = result.label if result else Label.UNDECIDED
         decided = label != Label.UNDECIDED and result is not None
         reason = _reason(result) if result else "not evaluated"
+        cal = result.calibration if result else None
         out.append(ClaimOutcome(
             claim_id=claim.id, dimension=claim.dimension, reference=claim.score, label=label,
             score=result.score if decided else None, confidence=result.confidence if result else 0.0,
-            reason=reason[:400],
+            reason=reason[:400], needs_review=bool(result and result.needs_review),
+            probability=cal.probability if cal else None, expected_score=cal.expected_score if cal else None,
+            features=dict(cal.features) if cal else {},
         ))
     return out
 

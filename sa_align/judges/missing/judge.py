@@ -39,6 +39,7 @@ from sa_align.judges.base import (
     abstain,
     candidate_symbol,
     decide,
+    lean,
 )
 from sa_align.judges.classes import methods_by_class
 from sa_align.judges.evidence import CodeVocab, code_roots, code_vocab
@@ -52,6 +53,8 @@ NAME = "missing"
 # `generic_words`, `root` and `distinctive_words` live in `words.py`; re-exported for older callers.
 __all__ = ["distinctive_words", "generic_words", "judge_missing", "missing_judge", "root"]
 MIN_HINT_SUBSTRING = 4
+LEAN_CONFIDENCE = 0.4
+"""Weak absence (claim words or setting names missing, where code may name things its own way): a lean, never a vote."""
 
 
 def _name_keys(p: Param) -> set[str]:
@@ -97,8 +100,10 @@ def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     words = distinctive_words(ctx.unit) - {root(t) for p in params for t in tokenize(p.name)}
     found = words & code_roots(ctx.index)
     if found:
-        # The setting may be implicit (a library default) in code that does the thing.
-        return abstain(NAME, f"the claim's subject occurs in the code ({', '.join(sorted(found)[:4])})")
+        # The setting may be implicit (a library default) in code that does the thing: a lean, not a finding.
+        names = ", ".join(f"`{p.name}`" for p in params)
+        return lean(NAME, Label.MISSING, f"no code or config sets or names {names}, though the claim's subject occurs "
+                    f"in the code ({', '.join(sorted(found)[:4])})", confidence=LEAN_CONFIDENCE)
     names = ", ".join(f"`{p.name}`" for p in params)
     return decide(NAME, Label.MISSING, f"no code or config sets or names {names}, and the stated value occurs under no related name",
                   confidence=0.85)
@@ -175,11 +180,16 @@ def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
         return verdict
     if any(_hint_found(h, vocab) for h in hints):
         return abstain(NAME, "a hinted identifier occurs in the code")
-    if not hints:
-        # Claim words are prose: code names things differently (`attn`), so their absence shows nothing.
-        return abstain(NAME, "the unit names no identifier to look for, and claim words alone never show absence")
     words = distinctive_words(unit)
     found = words & code_roots(ctx.index)
+    if not hints:
+        # Claim words are prose: code names things differently (`attn`), so their absence alone decides nothing.
+        if words and len(found) * 3 < len(words):
+            seen = f" ({', '.join(sorted(found)[:5])})" if found else ""
+            return lean(NAME, Label.MISSING, f"{len(found)} of the claim's {len(words)} distinctive words occur in the "
+                        f"code{seen}; the unit names no identifier to look for, and claim words alone never show absence",
+                        confidence=LEAN_CONFIDENCE)
+        return abstain(NAME, "the unit names no identifier to look for, and claim words alone never show absence")
     if words and len(found) / len(words) >= 1 / 3:
         return abstain(NAME, f"claim words occur in the code ({', '.join(sorted(found)[:5])})")
     return decide(NAME, Label.MISSING,

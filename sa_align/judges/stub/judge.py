@@ -36,7 +36,7 @@ from __future__ import annotations
 
 
 from sa_align.index.model import RepoIndex, Symbol
-from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at
+from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at, lean
 from sa_align.judges.stub.blocks import deferred_block, deferred_carrier, deferred_elsewhere
 from sa_align.judges.liveness.dead import dead_code
 from sa_align.judges.evidence import relevant_symbols
@@ -174,7 +174,8 @@ def _unreachable(ctx: JudgeContext, sym: Symbol) -> Verdict | None:
         if "hints" in ctx.unit.derived:
             # Found by the words of a free-text claim, an unused function may be a helper of the claim,
             # not its implementation: on SA-Bench's development split such verdicts were wrong 7 times in 48.
-            return abstain(NAME, f"{reason}; the unit names no implementation of its own, so this is no finding")
+            return lean(NAME, Label.STUBBED, f"{reason}; the unit names no implementation of its own, so this is no finding",
+                        confidence=0.4, evidence=[sym.span], score=0.0)
     return decide(NAME, Label.STUBBED, reason, confidence=0.85 if certain else 0.7,
                   certain=certain, evidence=[sym.span], score=0.0)
 

@@ -51,3 +51,19 @@ def test_run_score_is_the_mean_of_dimension_means_and_ranks_against_line_count()
 def test_confusion_counts_every_claim_by_label_and_level():
     table = confusion([_o("D1", 0.25, Label.UNDECIDED, None), _o("D1", 0.25, Label.MISSING, 0.0)])
     assert table["undecided"]["0.25"] == 1 and table["missing"]["0.25"] == 1 and table["aligned"]["1"] == 0
+
+
+def test_probability_metrics_against_the_base_rate_and_calibration_error():
+    from sa_align.bench.sabench.metrics import expected_run_score, probability_metrics
+
+    outcomes = [ClaimOutcome(claim_id=f"c{i}", dimension="D1", reference=ref, label=Label.UNDECIDED, score=None,
+                             probability=p, expected_score=e)
+                for i, (ref, p, e) in enumerate([(1.0, 0.9, 0.9), (0.0, 0.1, 0.1), (0.0, 0.1, 0.2), (0.75, 0.7, 0.7)])]
+    m = probability_metrics(outcomes)
+    assert (m.claims, m.base_rate, m.roc_auc) == (4, 0.5, 1.0)
+    assert m.brier == pytest.approx((0.01 + 0.01 + 0.01 + 0.09) / 4, abs=1e-4) and m.brier_base == 0.25
+    assert m.brier_skill == pytest.approx(1 - 0.03 / 0.25, abs=1e-4)
+    # bins: 0.1 (two claims, none faithful), 0.7 (faithful), 0.9 (faithful): |0-0.1|*2 + 0.3 + 0.1 over 4
+    assert m.ece == pytest.approx((0.2 + 0.3 + 0.1) / 4, abs=1e-4)
+    assert expected_run_score(outcomes) == pytest.approx(0.475)
+    assert probability_metrics([_o("D1", 1.0, Label.ALIGNED, 1.0)]).claims == 0

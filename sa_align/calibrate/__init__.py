@@ -1,0 +1,97 @@
+"""The calibrated judge: a small model, learned on SA-Bench's judged claims, that weighs the static evidence.
+
+The static judges stay the evidence and the explanation; the model learns how
+much that evidence (their votes, retrieval, how much of the claim occurs in the
+code) says about whether SA-Bench's judge would call the claim faithful. Its
+probability decides when a unit is lifted to `aligned`, when the judges' failure
+evidence stands, and which units are uncertain enough to need review or an LLM
+judge (`policy`).
+
+    calibrator = Calibrator.for_config(config)      # loads and checks the model
+    cal = calibrator.assess(unit, static_verdicts, candidates, index, hand)
+    if calibrator.wants_llm(cal): ...                # only uncertain units cost an LLM call
+    result = calibrator.decide(hand_with_llm_votes, cal)
+
+Training (scikit-learn, the `bench` extra) is `sa_align.calibrate.train`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from sa_align.config import EvalConfig
+from sa_align.errors import CalibrationError
+from sa_align.models import Calibration, CalibrationInfo, Candidate, Unit, UnitResult, Verdict
+
+if TYPE_CHECKING:
+    from sa_align.calibrate.model import CalibrationModel
+    from sa_align.index.model import RepoIndex
+
+__all__ = ["Calibrator", "CalibrationError"]
+
+
+class Calibrator:
+    """One run's calibrated judge: the model (or none, when only features are recorded) and the config."""
+
+    def __init__(self, model: "CalibrationModel | None", config: EvalConfig, info: CalibrationInfo):
+        self.model = model
+        self.config = config
+        self.info = info
+
+    @classmethod
+    def for_config(cls, config: EvalConfig) -> "Calibrator | None":
+        """The run's calibrator; `None` when calibration is off and no features are recorded.
+
+        A missing, corrupt or stale model raises `CalibrationError`, unless the config allows the
+        uncalibrated aggregate, in which case the report says why it was used.
+        """
+        settings = config.calibration
+        if not settings.enabled:
+            info = CalibrationInfo(uncalibrated="calibration is switched off")
+            return cls(None, config, info) if settings.record_features else None
+        from sa_align.calibrate.model import load_model, shipped_path
+
+        path = settings.model or shipped_path()
+        try:
+            model = load_model(path)
+        except CalibrationError as exc:
+            if not settings.allow_uncalibrated:
+                raise
+            return cls(None, config, CalibrationInfo(uncalibrated=str(exc)))
+        info = CalibrationInfo(model=path.name, feature_version=model.feature_version, band=list(settings.band),
+                               trained_on=_provenance(model))
+        return cls(model, config, info)
+
+    def assess(self, unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[Candidate],
+               index: "RepoIndex", hand: UnitResult) -> Calibration:
+        """The model's view of one unit's static evidence (`hand` is their uncalibrated aggregate)."""
+        from sa_align.calibrate.features import unit_features
+
+        features = unit_features(unit, verdicts, candidates, index, hand)
+        cal = Calibration(features=features if self.config.calibration.record_features else {})
+        if self.model is None:
+            return cal
+        (prob,), (expected,) = self.model.predict([features])
+        low, high = self.config.calibration.band
+        return cal.model_copy(update={"probability": round(prob, 4), "expected_score": round(expected, 4),
+                                      "in_band": low < prob < high})
+
+    def wants_llm(self, cal: Calibration) -> bool:
+        """Whether LLM judges should look: only inside the band, or always when no model ran."""
+        return self.model is None or cal.in_band
+
+    def skipped_llm(self, samples: int) -> None:
+        """Count one unit whose LLM judges were not called."""
+        self.info.llm_units_skipped += 1
+        self.info.llm_calls_saved += samples
+
+    def decide(self, hand: UnitResult, cal: Calibration) -> UnitResult:
+        """The unit's final result under the calibrated policy."""
+        from sa_align.calibrate.policy import calibrated_result
+
+        return calibrated_result(hand, cal, self.config)
+
+
+def _provenance(model: "CalibrationModel") -> str:
+    p = model.provenance
+    return f"{p.dataset} at {p.commit[:12]}, {len(p.papers)} papers, {p.claims} claims, trained {p.trained_at}"

@@ -1,0 +1,205 @@
+"""Features of one (unit, repository) pair for the calibrated judge, from what the pipeline already knows.
+
+Every feature is a number; a feature that cannot be computed for a unit (no
+candidates, no stated value, no embedding model) is left out of the mapping and
+the model treats it as absent. Never the claim's text or anything that names a
+paper: the model must weigh evidence, not recognise claims.
+
+The names and their meaning are versioned together (`FEATURE_VERSION`): a model
+file records both, and a model whose feature set differs from `feature_names()`
+is refused. Change a feature's meaning, add or drop one, or change what a judge
+votes on, and bump the version (then retrain).
+
+Families:
+- `unit.*`: the unit's shape (kind, parameters, entities, steps, words, stated values);
+- `values.*`, `words.*`: how much of what the claim states occurs in the code at all;
+- `cand.*`: retrieval (scores of the top candidates, how many signals agree, embedding
+  similarity, whether the best candidate is a stub);
+- `repo.*`: the repository's size and share of placeholders;
+- `judge.<name>.*`: each static judge's vote (confidence for `aligned`, for a failure,
+  and whether it is certain) and its lean when it abstained (`Verdict.lean`);
+- `hand.*`: the uncalibrated aggregate of those votes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING, Sequence
+
+from sa_align.models import Attribution, Candidate, Label, Unit, UnitKind, Verdict
+
+if TYPE_CHECKING:
+    from sa_align.index.model import RepoIndex
+
+FEATURE_VERSION = "1"
+"""Bump with any change to the names below or to what they measure."""
+
+JUDGES = ("attribution", "missing", "numeric", "ordering", "protocol", "stub", "values")
+"""The static judges whose votes are features, in a fixed order (`judges.routing.registry`)."""
+
+_UNIT = ("unit.kind_numerical", "unit.kind_method", "unit.kind_protocol", "unit.kind_ordering", "unit.params",
+         "unit.entities", "unit.steps", "unit.words", "unit.stated_values", "unit.hints", "unit.cited")
+_EVIDENCE = ("values.found_share", "values.absent", "params.set_share", "words.found_share", "words.count")
+_CANDIDATES = ("cand.count", "cand.top1", "cand.top2", "cand.gap", "cand.top1_signals", "cand.top1_param",
+               "cand.embedding", "cand.same_file", "cand.top1_lines", "cand.top1_stub", "cand.words_top1",
+               "cand.words_top3", "cand.values_top3", "cand.bm25_terms")
+_VOTE_PARTS = ("aligned", "failure", "certain", "lean_aligned", "lean_failure")
+_REPO = ("repo.python_lines", "repo.files", "repo.symbols", "repo.stub_share", "repo.empty")
+_HAND = ("hand.aligned", "hand.failure", "hand.undecided", "hand.score", "hand.confidence", "hand.votes")
+_EMBEDDING = re.compile(r"^embedding:(-?\d+(?:\.\d+)?)$")
+_FAILURES = (Label.MISMATCHED, Label.STUBBED, Label.MISSING, Label.MISATTRIBUTED)
+
+
+def feature_names() -> list[str]:
+    """Every feature, in the order a model's coefficients are stored."""
+    judges = [f"judge.{j}.{part}" for j in JUDGES for part in _VOTE_PARTS]
+    return [*_UNIT, *_EVIDENCE, *_CANDIDATES, *_REPO, *judges, *_HAND]
+
+
+def unit_features(unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[Candidate], index: "RepoIndex",
+                  hand: "object | None" = None) -> dict[str, float]:
+    """The features of one unit given its static verdicts, its candidates and the index.
+
+    `hand` is the uncalibrated `UnitResult` of the same verdicts (computed when not given).
+    """
+    out: dict[str, float] = {}
+    out.update(_unit(unit))
+    out.update(_evidence(unit, index))
+    out.update(_candidates(candidates, index))
+    out.update(_candidate_text(unit, candidates))
+    out.update(repo_features(index))
+    out.update(_judges(verdicts))
+    out.update(_hand(hand))
+    return out
+
+
+def _unit(unit: Unit) -> dict[str, float]:
+    from sa_align.judges.scope import stated_quantities
+
+    out = {f"unit.kind_{k.value}": float(unit.kind == k) for k in UnitKind}
+    out.update({
+        "unit.params": float(len(unit.params)), "unit.entities": float(len(unit.entities)),
+        "unit.steps": float(len(unit.order)), "unit.words": math.log1p(len(unit.claim.split())),
+        "unit.stated_values": float(len(stated_quantities(unit.claim))),
+        "unit.hints": float(bool(unit.hints) and "hints" not in unit.derived),
+        "unit.cited": float(unit.attribution == Attribution.CITED),
+    })
+    return out
+
+
+def _evidence(unit: Unit, index: "RepoIndex") -> dict[str, float]:
+    from sa_align.judges.evidence import code_roots, in_code
+    from sa_align.judges.scope import stated_quantities
+    from sa_align.judges.words import distinctive_words
+    from sa_align.retrieve.params import param_index
+
+    out: dict[str, float] = {}
+    stated = stated_quantities(unit.claim)
+    if stated:
+        found = sum(in_code(index, value, number) for value, number in stated)
+        out["values.found_share"] = found / len(stated)
+        out["values.absent"] = float(len(stated) - found)
+    if unit.params:
+        params = param_index(index)
+        out["params.set_share"] = sum(bool(params.sites(p)) for p in unit.params) / len(unit.params)
+    words = distinctive_words(unit)
+    out["words.count"] = float(len(words))
+    if words:
+        out["words.found_share"] = len(words & code_roots(index)) / len(words)
+    return out
+
+
+def _candidates(candidates: Sequence[Candidate], index: "RepoIndex") -> dict[str, float]:
+    out = {"cand.count": float(len(candidates))}
+    if not candidates:
+        return out
+    top = candidates[0]
+    second = candidates[1].score if len(candidates) > 1 else 0.0
+    # Fused scores are reciprocal-rank sums of about 0.01-0.1: scaled so a coefficient reads as per 0.01.
+    out.update({"cand.top1": top.score * 100, "cand.top2": second * 100, "cand.gap": (top.score - second) * 100,
+                "cand.top1_signals": float(len(top.why)),
+                "cand.top1_param": float(any(w.startswith(("param:", "value:")) for w in top.why)),
+                "cand.same_file": sum(c.span.path == top.span.path for c in candidates[:5]) / min(5, len(candidates)),
+                "cand.top1_lines": math.log1p(top.span.end_line - top.span.start_line + 1),
+                "cand.top1_stub": float(_is_stub(index, top))})
+    sims = [float(m.group(1)) for c in candidates for w in c.why if (m := _EMBEDDING.match(w))]
+    if sims:
+        out["cand.embedding"] = max(sims)
+    return out
+
+
+def _candidate_text(unit: Unit, candidates: Sequence[Candidate]) -> dict[str, float]:
+    """How much of the claim the best candidates' code itself shows: its words and its stated values."""
+    from sa_align.judges.scope import stated_quantities
+    from sa_align.judges.words import distinctive_words, root
+    from sa_align.retrieve.text import tokenize
+
+    if not candidates:
+        return {}
+    out: dict[str, float] = {}
+    words = distinctive_words(unit)
+    roots = [{root(t) for t in tokenize(c.snippet)} for c in candidates[:3]]
+    if words:
+        out["cand.words_top1"] = len(words & roots[0]) / len(words)
+        out["cand.words_top3"] = len(words & set().union(*roots)) / len(words)
+        shared = [len(w.split(":", 1)[1].split(",")) for c in candidates[:3] for w in c.why if w.startswith("bm25:")]
+        out["cand.bm25_terms"] = max(shared, default=0) / len(words)
+    stated = stated_quantities(unit.claim)
+    if stated:
+        shown = {round(n, 9) for c in candidates[:3] for _v, n in stated_quantities(c.snippet)}
+        shown |= {round(v, 9) for c in candidates[:3] for v, _n in stated_quantities(c.snippet)}
+        out["cand.values_top3"] = sum(round(v, 9) in shown or round(n, 9) in shown for v, n in stated) / len(stated)
+    return out
+
+
+def _is_stub(index: "RepoIndex", cand: Candidate) -> bool:
+    from sa_align.judges.base import candidate_symbol
+    from sa_align.retrieve.params import per_index
+
+    stubbed = per_index(index, "calibrate-stubs", lambda ix: frozenset(s.symbol for s in ix.stubs))
+    sym = candidate_symbol(index, cand)
+    return sym is not None and sym.id in stubbed
+
+
+def repo_features(index: "RepoIndex") -> dict[str, float]:
+    """The repository's size and share of placeholders (the same for every unit of a run)."""
+    from sa_align.retrieve.params import per_index
+
+    return dict(per_index(index, "calibrate-repo", _repo))
+
+
+def _repo(index: "RepoIndex") -> tuple[tuple[str, float], ...]:
+    python = sum(f.lines for f in index.files if f.language == "python")
+    functions = sum(1 for s in index.symbols if s.kind in ("function", "method"))
+    stubbed = len({s.symbol for s in index.stubs})
+    return (("repo.python_lines", math.log1p(python)), ("repo.files", math.log1p(len(index.files))),
+            ("repo.symbols", math.log1p(len(index.symbols))),
+            ("repo.stub_share", stubbed / functions if functions else 0.0), ("repo.empty", float(python == 0)))
+
+
+def _judges(verdicts: Sequence[Verdict]) -> dict[str, float]:
+    out = {f"judge.{j}.{part}": 0.0 for j in JUDGES for part in _VOTE_PARTS}
+    for v in verdicts:
+        if v.judge not in JUDGES:
+            continue
+        if v.abstained and v.lean is not None:
+            key = f"judge.{v.judge}.lean_{'aligned' if v.lean == Label.ALIGNED else 'failure'}"
+            out[key] = max(out[key], v.confidence or 0.1)
+            continue
+        if v.abstained or v.label == Label.UNDECIDED:
+            continue
+        key = "aligned" if v.label == Label.ALIGNED else "failure"
+        out[f"judge.{v.judge}.{key}"] = max(out[f"judge.{v.judge}.{key}"], v.confidence)
+        out[f"judge.{v.judge}.certain"] = max(out[f"judge.{v.judge}.certain"], float(v.certain))
+    return out
+
+
+def _hand(result) -> dict[str, float]:
+    label = result.label if result is not None else Label.UNDECIDED
+    out = {"hand.aligned": float(label == Label.ALIGNED), "hand.failure": float(label in _FAILURES),
+           "hand.undecided": float(label == Label.UNDECIDED), "hand.confidence": result.confidence if result else 0.0,
+           "hand.votes": float(sum(1 for v in result.verdicts if not v.abstained)) if result else 0.0}
+    if result is not None and result.score is not None:
+        out["hand.score"] = result.score
+    return out

@@ -1,0 +1,125 @@
+"""The calibrated aggregate: how the model's probability turns the judges' votes into a label.
+
+- A certain static finding (a value compared where it takes effect, a
+  `NotImplementedError` body) is never overruled, and neither is a label LLM
+  judges voted for (they were asked because the model was unsure).
+- At or above the band's top, the unit is lifted to `aligned`, with the
+  probability as its confidence, only when a located candidate is cited as its
+  evidence and no judge found a failure; with a failure found, the failure
+  stands and the unit needs review.
+- Below the band's top, a strong failure vote (confidence at least
+  `calibration.strong_failure`, such as an identifier the unit names being absent)
+  stands, flagged for review when the probability is inside the band.
+- Otherwise, inside the band the unit is `undecided` and needs review: this is
+  where an LLM judge should look.
+- Where judges disagree (an `aligned` vote beside a failure) and the failure
+  would stand, their own aggregate decides and the unit needs review.
+- Below the band the label follows the judges' failure evidence (`stubbed`,
+  `mismatched`, `missing`, ...). Without a failure vote, a judge's failure lean
+  (`Verdict.lean`: weak evidence such as stated values absent from the code,
+  which alone never decides) becomes the label, since the model is sure the
+  claim is not implemented faithfully and the lean says how; with neither, the
+  unit stays `undecided` rather than getting a failure label without evidence.
+"""
+
+from __future__ import annotations
+
+from sa_align.config import EvalConfig
+from sa_align.models import Calibration, Label, UnitResult, Verdict
+
+LIFTED_LEVELS = (0.75, 1.0)
+"""An `aligned` unit's score is the nearer of these two to the model's expected score."""
+
+
+def calibrated_result(hand: UnitResult, cal: Calibration, config: EvalConfig) -> UnitResult:
+    """The unit's result under the calibrated policy (see module docstring)."""
+    p = cal.probability
+    if p is None:
+        return hand.model_copy(update={"calibration": cal})
+    low, high = config.calibration.band
+    votes = [v for v in hand.verdicts if not v.abstained and v.label != Label.UNDECIDED]
+    failures = [v for v in votes if v.label != Label.ALIGNED]
+    if any(v.certain for v in votes):
+        return _keep(hand, cal, "certain")
+    if any(v.judge == "llm" for v in votes):
+        return _keep(hand, cal, "llm")
+    if p >= high:
+        if failures:
+            return _keep(hand, cal, "evidence", review=True, note=f"; the calibrated judge disagrees (probability {p:.2f} of faithful)")
+        if hand.candidates:
+            return _lift(hand, cal)
+    if failures and len(failures) < len(votes) and (p <= low or _strong(failures, config)):
+        # Judges disagree (something located, something wrong): their own aggregate decides, for review.
+        return _keep(hand, cal, "evidence", review=True)
+    if _strong(failures, config):
+        return _failure(hand, failures, cal, config, review=p > low)
+    if low < p < high or (p >= high and not hand.candidates):
+        return _undecided(hand, cal, "band", f"the calibrated judge is unsure (probability {p:.2f} of faithful)", review=True)
+    if failures:
+        return _failure(hand, failures, cal, config)
+    leans = [v for v in hand.verdicts if v.abstained and v.lean is not None and v.lean != Label.ALIGNED]
+    if leans:
+        return _leaned(hand, leans, cal)
+    return _undecided(hand, cal, "abstain", f"the calibrated judge leans unfaithful (probability {p:.2f}), but no judge found a failure to show")
+
+
+def _strong(failures: list[Verdict], config: EvalConfig) -> bool:
+    return any(v.confidence >= config.calibration.strong_failure for v in failures)
+
+
+def _keep(hand: UnitResult, cal: Calibration, how: str, *, review: bool = False, note: str = "") -> UnitResult:
+    cal = cal.model_copy(update={"applied": how})
+    return hand.model_copy(update={"calibration": cal, "needs_review": hand.needs_review or review,
+                                   "reason": hand.reason + note})
+
+
+def _lift(hand: UnitResult, cal: Calibration) -> UnitResult:
+    p = float(cal.probability or 0.0)
+    best = hand.candidates[0]
+    expected = cal.expected_score if cal.expected_score is not None else 1.0
+    score = min(LIFTED_LEVELS, key=lambda level: (abs(level - expected), -level))
+    aligned = [v for v in hand.verdicts if not v.abstained and v.label == Label.ALIGNED]
+    evidence = [best.span, *[s for v in aligned for s in v.evidence if s != best.span]][:10]
+    where = f"{best.span.path}:{best.focus_line or best.span.start_line}"
+    reason = (f"calibrated judge: probability {p:.2f} that the claim is implemented faithfully; "
+              f"best candidate {where} ({', '.join(best.why[:3])})")
+    votes = [v for v in hand.verdicts if not v.abstained]
+    return hand.model_copy(update={
+        "label": Label.ALIGNED, "score": score, "confidence": round(p, 4), "decided_by": "static",
+        "agreement": round(len(aligned) / len(votes), 4) if votes else None, "needs_review": False,
+        "evidence": evidence, "reason": reason, "calibration": cal.model_copy(update={"applied": "aligned"}),
+    })
+
+
+def _undecided(hand: UnitResult, cal: Calibration, how: str, why: str, *, review: bool = False) -> UnitResult:
+    return hand.model_copy(update={
+        "label": Label.UNDECIDED, "score": None, "confidence": 0.0, "decided_by": "none", "agreement": None,
+        "needs_review": review, "evidence": [], "reason": f"{why}; uncalibrated: {hand.label.value}"
+                                                         + (f" ({hand.reason[:200]})" if hand.reason else ""),
+        "calibration": cal.model_copy(update={"applied": how}),
+    })
+
+
+def _leaned(hand: UnitResult, leans: list[Verdict], cal: Calibration) -> UnitResult:
+    """The model is sure the claim is not faithful; the strongest failure lean says how."""
+    from sa_align.judges.aggregate import TIE_ORDER
+
+    best = max(leans, key=lambda v: (v.confidence, -TIE_ORDER.index(v.lean)))
+    p = float(cal.probability or 0.0)
+    return hand.model_copy(update={
+        "label": best.lean, "score": best.score, "confidence": round(1.0 - p, 4), "decided_by": "static",
+        "agreement": None, "needs_review": False, "evidence": list(best.evidence),
+        "reason": f"calibrated judge: probability {p:.2f} that the claim is implemented faithfully; {best.judge}: {best.reason}",
+        "calibration": cal.model_copy(update={"applied": "lean"}),
+    })
+
+
+def _failure(hand: UnitResult, failures: list[Verdict], cal: Calibration, config: EvalConfig,
+             review: bool = False) -> UnitResult:
+    """The judges' failure evidence alone decides (their `aligned` votes were outweighed by the model)."""
+    from sa_align.judges.aggregate import aggregate
+
+    kept = [v for v in hand.verdicts if v.abstained or v.label != Label.ALIGNED]
+    result = aggregate(hand.unit, kept, hand.candidates, config)
+    return result.model_copy(update={"verdicts": hand.verdicts, "needs_review": result.needs_review or review,
+                                     "calibration": cal.model_copy(update={"applied": "evidence"})})
