@@ -113,6 +113,9 @@ def collect(lang: str, root: Node) -> Collected:
         elif key == "text.string":
             strings.append(caps[key][0])
         elif key[:6] == "value.":
+            # The assignment pattern takes any right-hand side; only literals can give a fact.
+            if python and key == "value.assign" and caps["literal"][0].type not in pyfacts.KWARG_LITERALS:
+                continue
             values.append((key[6:], caps))
         else:
             _dispatch(out, caps, key)
