@@ -52,7 +52,7 @@ def _fact(name: str, key_path: str, value: Any, raw: str, node: Node, source: st
 
 
 def values(rel: str, raw: list[tuple[str, Caps]], owners: "Owners",
-           call_nodes: list[tuple[Node, str]] = ()) -> list[ValueFact]:  # type: ignore[assignment]
+           call_nodes: list[tuple[Node, str, Node]] = ()) -> list[ValueFact]:  # type: ignore[assignment]
     """ValueFacts from `@value.<source>` matches and call arguments, one per literal (most specific source kept)."""
     best: dict[int, tuple[int, list[dict[str, Any]]]] = {}
     prefixes: dict[int, list[str]] = {}
@@ -96,11 +96,10 @@ class Arguments:
         self.cli_methods, self.skips = call_rules()
         self.skipped: dict[str, bool] = {}
 
-    def add_all(self, call_nodes: list[tuple[Node, str]]) -> None:
+    def add_all(self, call_nodes: list[tuple[Node, str, Node]]) -> None:
         cli_methods = self.cli_methods
-        for callee, written in call_nodes:
-            call = callee.parent
-            args = call.child_by_field_name("arguments") if call is not None else None
+        for callee, written, call in call_nodes:
+            args = call.child_by_field_name("arguments")
             if args is None or args.type != "argument_list" or not args.named_child_count:
                 continue
             children = args.named_children
@@ -177,7 +176,7 @@ def _facts_for(source: str, caps: Caps, lit: Node, rel: str, owners: "Owners",
         key = literal_value(key_node)
         if not isinstance(key, str) or not key:
             return []
-        return [_fact(key, _dict_path(key, key_node, prefixes), value, raw, lit, "dict", rel, owners)]
+        return [_fact(key, _dict_path(key, caps["value.dict"][0], prefixes), value, raw, lit, "dict", rel, owners)]
     if source == "default":
         name = _text(caps["name"][0])
         owner = owners.of(lit.start_point[0] + 1)
@@ -224,10 +223,9 @@ def _cli_name(call: Node) -> str | None:
     return name or None
 
 
-def _dict_path(key: str, key_node: Node, prefixes: dict[int, list[str]]) -> str:
-    """`cfg = {"optim": {"lr": 1}}` -> `cfg.optim.lr` for the `lr` key (prefixes memoized per dictionary)."""
-    pair = key_node.parent
-    node = pair.parent if pair is not None else None  # the dictionary
+def _dict_path(key: str, pair: Node, prefixes: dict[int, list[str]]) -> str:
+    """`cfg = {"optim": {"lr": 1}}` -> `cfg.optim.lr` for the `lr` key of `pair` (prefixes memoized per dictionary)."""
+    node = pair.parent  # the dictionary
     if node is None:
         return key
     prefix = prefixes.get(node.start_byte)
@@ -315,8 +313,8 @@ def stubs(raw: list[tuple[str, Caps]], def_ids: dict[int, str], owners: "Owners"
         got = _shape(form, evidence)
         if got is not None:
             add(def_ids.get(fn.start_byte), got[0], evidence, got[1])
-    for form, callee_node, callee in standins:
-        _standin(form, callee_node, callee_text_of(callee), owners, add)
+    for form, call, callee in standins:
+        _standin(form, call, callee_text_of(callee), owners, add)
     for t in texts:
         if t.marker and t.symbol and t.kind in ("comment", "docstring"):
             if owners.symbols[t.symbol].kind in ("function", "method"):
@@ -345,10 +343,9 @@ def _shape(form: str, evidence: Node) -> tuple[str, str] | None:
     return form, raw_text(evidence, 80)
 
 
-def _standin(form: str, callee_node: Node, callee: str, owners: "Owners", add: Any) -> None:
+def _standin(form: str, call: Node, callee: str, owners: "Owners", add: Any) -> None:
     """A stand-in call that is returned (`return torch.randn(...)`, also inside a tuple) or assigned to a data name."""
-    call = callee_node.parent
-    parent = call.parent if call is not None else None
+    parent = call.parent
     if parent is None:
         return
     kind = parent.type
