@@ -73,7 +73,6 @@ def values(rel: str, raw: list[tuple[str, Caps]], owners: "Owners",
 # Node types that can be literals: keyword arguments and assignments (`lr=3e-4`, `lr = 3e-4`).
 KWARG_LITERALS = frozenset({"integer", "float", "string", "concatenated_string", "true", "false", "none",
                             "unary_operator", "binary_operator", "tuple", "list", "parenthesized_expression"})
-_KWARG_LITERALS = KWARG_LITERALS
 _POSITIONAL_LITERALS = frozenset({"integer", "float", "unary_operator", "binary_operator", "tuple", "list",
                                   "true", "false"})
 
@@ -108,7 +107,6 @@ class Arguments:
             self._add_call(callee_text_of(written), written, call, children, cli)
 
     def _add_call(self, callee: str, written: str, call: Node, children: list[Node], cli: bool) -> None:
-        best = self.best
         position = -1  # among the arguments that are not comments
         for arg in children:
             kind = arg.type
@@ -118,16 +116,12 @@ class Arguments:
                 name, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
                 if name is None or value is None or name.type != "identifier":
                     continue
-                if value.type in _KWARG_LITERALS and self._free(value.start_byte, 1):
+                if value.type in KWARG_LITERALS and self._free(value.start_byte, 1):
                     self._kwarg(callee, name, value)
                 if cli and name.text == b"default" and self._free(value.start_byte, 0):
                     self._cli(callee, call, value)
             elif kind in _POSITIONAL_LITERALS and not self._skip(written) and self._free(arg.start_byte, 2):
-                value_, raw = literal_and_raw(arg)
-                if value_ is not NOT_LITERAL:
-                    last = callee.rsplit(".", 1)[-1]
-                    best[arg.start_byte] = (2, [_fact(f"{last}[{position}]", f"{callee}[{position}]", value_, raw, arg,
-                                                      "positional", self.rel, self.owners, callee)])
+                self._positional(callee, position, arg)
 
     def _free(self, start: int, rank: int) -> bool:
         prev = self.best.get(start)
@@ -145,6 +139,13 @@ class Arguments:
             name = _text(name_node)
             self.best[lit.start_byte] = (1, [_fact(name, f"{callee.rsplit('.', 1)[-1]}.{name}", value, raw, lit,
                                                    "kwarg", self.rel, self.owners, callee)])
+
+    def _positional(self, callee: str, position: int, lit: Node) -> None:
+        value, raw = literal_and_raw(lit)
+        if value is not NOT_LITERAL:
+            last = callee.rsplit(".", 1)[-1]
+            self.best[lit.start_byte] = (2, [_fact(f"{last}[{position}]", f"{callee}[{position}]", value, raw, lit,
+                                                   "positional", self.rel, self.owners, callee)])
 
     def _cli(self, callee: str, call: Node, lit: Node) -> None:
         value, raw = literal_and_raw(lit)
