@@ -47,7 +47,8 @@ def _read(files: dict[str, Path], skipped: list[SkippedFile]) -> dict[str, bytes
 
 def _extract_all(todo: dict[str, bytes], keys: dict[str, str], cache: FactsCache | None,
                  workers: int) -> dict[str, FileFacts]:
-    """Extract and cache `todo`; with several cores, worker processes share the work."""
+    """Extract and cache `todo` (entries and the aliases moved files are found by); with several cores,
+    worker processes share the work."""
     # Imported here: a warm build loads the whole index from the cache and never parses.
     from sa_align.index.parallel import extract_here, extract_parallel
 
@@ -148,9 +149,7 @@ def _build(snap: Snapshot, cache_dir: Path | None) -> RepoIndex:
             else:
                 todo[rel] = blob
         parsed = _extract_all(todo, {rel: cache_key(rel, hashes[rel]) for rel in todo}, cache, _workers(config))
-        facts.update(parsed)
-        for rel in parsed if cache else ():
-            cache.store_alias(hashes[rel], rel)
+        facts.update(parsed)  # with a cache, extraction has stored each entry and its alias
         ordered = sorted(facts)
         index = _assemble(root, content, [facts[rel] for rel in ordered], walked.skipped)
         if cache:
