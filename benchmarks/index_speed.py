@@ -11,12 +11,17 @@ processes) are reported next to wall time, since wall time depends on load.
 `--cli` times the whole `sa-align index REPO` process instead (interpreter
 start, imports, index, summary output; run from this checkout), with a fresh
 cache folder for each cold run; targets: cold <= 1.6 s, warm <= 0.5 s.
+
+`--against PATH` measures another source tree of sa_align (e.g. an export of
+main) in the same session: each run times both trees, one after the other in
+alternating order, and the medians of both and their ratios are printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -48,21 +53,22 @@ def _child(mode: str, repo: str, cache: str) -> None:
     }))
 
 
-def _run(mode: str, repo: Path, cache: Path) -> dict:
+def _env(checkout: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(checkout)}
+
+
+def _run(mode: str, repo: Path, cache: Path, checkout: Path = HERE.parent) -> dict:
     out = subprocess.run([sys.executable, __file__, "--child", mode, str(repo), str(cache)],
-                         check=True, capture_output=True, text=True)
+                         check=True, capture_output=True, text=True, env=_env(checkout), cwd=checkout)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _run_cli(repo: Path, cache: Path) -> dict:
-    """One whole `sa-align index` process: wall and CPU seconds, peak RSS (this checkout's code)."""
-    import os
-
-    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
+def _run_cli(repo: Path, cache: Path, checkout: Path = HERE.parent) -> dict:
+    """One whole `sa-align index` process: wall and CPU seconds, peak RSS (the code of `checkout`)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "sa_align.cli", "index", str(repo), "--cache-dir", str(cache)],
-                   check=True, capture_output=True, text=True, env=env, cwd=HERE.parent)
+                   check=True, capture_output=True, text=True, env=_env(checkout), cwd=checkout)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -74,6 +80,7 @@ def main() -> None:
     ap.add_argument("--lines", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cli", action="store_true", help="time whole `sa-align index` processes")
+    ap.add_argument("--against", type=Path, help="another sa_align source tree, measured alternately")
     ap.add_argument("--child", nargs=3, metavar=("MODE", "REPO", "CACHE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -81,22 +88,36 @@ def main() -> None:
         return
     from gen_repo import generate
 
+    trees = {"this": HERE.parent, **({"against": args.against.resolve()} if args.against else {})}
     with tempfile.TemporaryDirectory() as tmp:
         repo = generate(Path(tmp) / "repo", args.lines, seed=0)
         py_lines = sum(p.read_text().count("\n") for p in repo.rglob("*.py"))
-        rows: dict[str, list[dict]] = {"cold": [], "warm": []}
+        rows = {name: {"cold": [], "warm": []} for name in trees}
         for i in range(args.runs):
-            cache = Path(tmp) / f"cache{i}"
-            run = (lambda mode: _run_cli(repo, cache)) if args.cli else (lambda mode: _run(mode, repo, cache))
-            rows["cold"].append(run("cold"))
-            rows["warm"].append(run("warm"))
-        first = rows["cold"][0] if not args.cli else _run("warm", repo, Path(tmp) / "cache0")
+            # Alternate which tree goes first, so neither always meets the same machine state.
+            for name in (list(trees) if i % 2 == 0 else list(trees)[::-1]):
+                cache = Path(tmp) / f"cache-{name}-{i}"
+                run = _run_cli if args.cli else (lambda repo, cache, checkout: _run("cold", repo, cache, checkout))
+                rows[name]["cold"].append(run(repo, cache, trees[name]))
+                rows[name]["warm"].append(run(repo, cache, trees[name]) if args.cli
+                                          else _run("warm", repo, cache, trees[name]))
+        first = _run("warm", repo, Path(tmp) / "cache-this-0")
         print(("whole `sa-align index` processes; " if args.cli else "") + f"repository: {py_lines} Python lines, {int(first['files'])} files, {first['symbols']} symbols, "
               f"{first['values']} values, {first['calls']} calls; {args.runs} runs, medians")
-        print(f"{'run':<6}{'wall s':>9}{'cpu s':>9}{'peak MB':>10}{'parsed':>8}")
-        for mode, runs in rows.items():
-            med = {k: statistics.median(r[k] for r in runs) for k in ("wall", "cpu", "rss_mb", "parsed")}
-            print(f"{mode:<6}{med['wall']:>9.2f}{med['cpu']:>9.2f}{med['rss_mb']:>10.0f}{int(med['parsed']):>8}")
+        print(f"{'tree':<9}{'run':<6}{'wall s':>9}{'cpu s':>9}{'peak MB':>10}{'parsed':>8}")
+        medians = {}
+        for name, by_mode in rows.items():
+            for mode, runs in by_mode.items():
+                med = medians[name, mode] = {k: statistics.median(r[k] for r in runs)
+                                             for k in ("wall", "cpu", "rss_mb", "parsed")}
+                print(f"{name:<9}{mode:<6}{med['wall']:>9.2f}{med['cpu']:>9.2f}{med['rss_mb']:>10.0f}"
+                      f"{int(med['parsed']):>8}")
+        if args.against:
+            print(f"against: {trees['against']}")
+            for mode in ("cold", "warm"):
+                this, other = medians["this", mode], medians["against", mode]
+                print(f"ratio {mode} (this / against): wall {this['wall'] / other['wall']:.2f}, "
+                      f"cpu {this['cpu'] / other['cpu']:.2f}")
 
 
 if __name__ == "__main__":

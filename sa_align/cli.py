@@ -179,7 +179,7 @@ def index(
 ) -> None:
     """Summarize what the code index finds in REPO (cached by content, as `evaluate` caches it)."""
     from sa_align.errors import InputError
-    from sa_align.report.index_summary import cached_index_summary, render_index_summary
+    from sa_align.index.summary import cached_index_summary, render_index_summary
 
     config = _config(None, 1, None, None, no_cache, cache_dir)
     try:

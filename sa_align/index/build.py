@@ -6,6 +6,7 @@ import gc
 import hashlib
 import os
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from sa_align.index.extract import file_text
 from sa_align.index.gitinfo import git_commit
 from sa_align.index.model import FileFacts, RepoIndex, SkippedFile
 from sa_align.index.moved import moved_facts
-from sa_align.index.walk import walk_repo
+from sa_align.index.walk import WalkResult, walk_repo
 from sa_align.resources import load_yaml
 
 PARALLEL_MIN_BYTES = 1_000_000
@@ -46,7 +47,8 @@ def _read(files: dict[str, Path], skipped: list[SkippedFile]) -> dict[str, bytes
 
 def _extract_all(todo: dict[str, bytes], keys: dict[str, str], cache: FactsCache | None,
                  workers: int) -> dict[str, FileFacts]:
-    """Extract and cache `todo`; with several cores, worker processes share the work."""
+    """Extract and cache `todo` (entries and the aliases moved files are found by); with several cores,
+    worker processes share the work."""
     # Imported here: a warm build loads the whole index from the cache and never parses.
     from sa_align.index.parallel import extract_here, extract_parallel
 
@@ -66,20 +68,37 @@ def _workers(config: IndexConfig) -> int:
     return min(cores, 4)
 
 
-def build_index(repo: str | Path, config: IndexConfig | None = None, cache_dir: Path | None = None) -> RepoIndex:
+@dataclass(frozen=True)
+class Snapshot:
+    """A repository as it is now: what the walk found, the bytes and hashes of its files, its cache key."""
+
+    root: Path
+    config: IndexConfig
+    walked: WalkResult
+    data: dict[str, bytes]
+    hashes: dict[str, str]
+    content: str
+    """SHA-256 over sorted (path, sha256) pairs."""
+    key: str
+    """The key of the whole-repository cache entry: the content and the skipped files, not the path."""
+
+
+def build_index(repo: str | Path | Snapshot, config: IndexConfig | None = None,
+                cache_dir: Path | None = None) -> RepoIndex:
     """Index a repository: files, symbols, values, calls, texts, stubs, entry points, reachability.
 
+    `repo` is a folder, or a `snapshot` of one already taken (its own config is used then).
     `cache_dir` enables the facts cache (`cache_dir/index/v<N>/`); `None` disables it.
     Raises `RepoError` when `repo` is not a readable directory.
     """
     t0 = time.perf_counter()
-    root = _check_root(repo)
+    snap = repo if isinstance(repo, Snapshot) else snapshot(repo, config)
     # Indexing allocates a few hundred thousand small objects and no cycles worth
     # collecting: repeated collections of the growing heap would cost a third of the time.
     enabled = gc.isenabled()
     gc.disable()
     try:
-        index = _build(root, config or IndexConfig(), cache_dir)
+        index = _build(snap, cache_dir)
     finally:
         if enabled:
             # The index is long-lived: move it (and everything else young) to the
@@ -94,11 +113,13 @@ def build_index(repo: str | Path, config: IndexConfig | None = None, cache_dir: 
 
 def repo_cache_key(repo: str | Path, config: IndexConfig | None = None) -> str:
     """The key the whole-repository cache entry of `repo` is stored under: its content, not its path."""
-    return _snapshot(_check_root(repo), config or IndexConfig())[4]
+    return snapshot(repo, config).key
 
 
-def _snapshot(root: Path, config: IndexConfig):
-    """(walk, file bytes, their hashes, content hash, pack key) of the repository as it is now."""
+def snapshot(repo: str | Path, config: IndexConfig | None = None) -> Snapshot:
+    """Walk, read and hash the repository as it is now (raises `RepoError` like `build_index`)."""
+    root = _check_root(repo)
+    config = config or IndexConfig()
     walked = walk_repo(root, config)
     data = _read(walked.files, walked.skipped)
     hashes = {rel: hashlib.sha256(blob).hexdigest() for rel, blob in data.items()}
@@ -107,11 +128,12 @@ def _snapshot(root: Path, config: IndexConfig):
     pack_key = hashlib.sha256(
         "\n".join([content, *sorted(f"{s.path}\0{s.reason}" for s in walked.skipped)]).encode()
     ).hexdigest()
-    return walked, data, hashes, content, pack_key
+    return Snapshot(root, config, walked, data, hashes, content, pack_key)
 
 
-def _build(root: Path, config: IndexConfig, cache_dir: Path | None) -> RepoIndex:
-    walked, data, hashes, content, pack_key = _snapshot(root, config)
+def _build(snap: Snapshot, cache_dir: Path | None) -> RepoIndex:
+    root, config, walked, data, hashes, content, pack_key = (
+        snap.root, snap.config, snap.walked, snap.data, snap.hashes, snap.content, snap.key)
     cache = FactsCache(cache_dir) if cache_dir is not None and config.use_cache else None
     pack = cache.load_pack(pack_key) if cache else None
     parsed: dict[str, FileFacts] = {}
@@ -127,9 +149,7 @@ def _build(root: Path, config: IndexConfig, cache_dir: Path | None) -> RepoIndex
             else:
                 todo[rel] = blob
         parsed = _extract_all(todo, {rel: cache_key(rel, hashes[rel]) for rel in todo}, cache, _workers(config))
-        facts.update(parsed)
-        for rel in parsed if cache else ():
-            cache.store_alias(hashes[rel], rel)
+        facts.update(parsed)  # with a cache, extraction has stored each entry and its alias
         ordered = sorted(facts)
         index = _assemble(root, content, [facts[rel] for rel in ordered], walked.skipped)
         if cache:

@@ -34,7 +34,9 @@ ValueSource = Literal[
 
 
 class _Fact(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    # The indexer builds facts without validation (`fast.make`, `model_construct`): validators and
+    # serializers are built on first use, not at import, which every `sa-align index` would pay.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
 
 class Symbol(_Fact):

@@ -31,19 +31,23 @@ Items = list[tuple[str, bytes]]
 
 
 def extract_here(items: Items, keys: dict[str, str], cache: FactsCache | None) -> dict[str, FileFacts]:
+    """Extract `items` in this process; with a cache, store each entry and its content's alias."""
     out = {}
     for rel, data in items:
-        out[rel] = extract_file(rel, data)
+        out[rel] = facts = extract_file(rel, data)
         if cache:
-            cache.store(keys[rel], out[rel])
+            cache.store(keys[rel], facts)
+            cache.store_alias(facts.info.sha256, rel)
     return out
 
 
 def _entry(rel: str, data: bytes, key: str, cache: FactsCache | None) -> bytes:
-    """Extract one file in a worker; returns (and caches) its pickled entry."""
-    blob = pickle.dumps(facts_to_dict(extract_file(rel, data)), protocol=5)
+    """Extract one file in a worker; returns (and caches, with its alias) its pickled entry."""
+    facts = extract_file(rel, data)
+    blob = pickle.dumps(facts_to_dict(facts), protocol=5)
     if cache:
         write_atomic(cache.entry_path(key), blob)
+        cache.store_alias(facts.info.sha256, rel)
     return blob
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 from sys import intern
 from typing import TYPE_CHECKING, Any
@@ -53,11 +52,11 @@ def _fact(name: str, key_path: str, value: Any, raw: str, node: Node, source: st
 
 
 def values(rel: str, raw: list[tuple[str, Caps]], owners: "Owners",
-           call_nodes: list[tuple[Node, str]] = ()) -> list[ValueFact]:  # type: ignore[assignment]
+           call_nodes: list[tuple[Node, str, Node]] = ()) -> list[ValueFact]:  # type: ignore[assignment]
     """ValueFacts from `@value.<source>` matches and call arguments, one per literal (most specific source kept)."""
     best: dict[int, tuple[int, list[dict[str, Any]]]] = {}
     prefixes: dict[int, list[str]] = {}
-    for source, caps in (*raw, *call_arguments(call_nodes)):
+    for source, caps in raw:
         lit = caps["literal"][0]
         start = lit.start_byte
         rank = _PRIORITY.get(source, 9)
@@ -67,12 +66,13 @@ def values(rel: str, raw: list[tuple[str, Caps]], owners: "Owners",
         facts = _facts_for(source, caps, lit, rel, owners, prefixes)
         if facts:
             best[start] = (rank, facts)
+    Arguments(rel, owners, best).add_all(call_nodes)
     return make_many(ValueFact, [f for _, (_, facts) in sorted(best.items()) for f in facts])
 
 
 # Node types that can be literals: keyword arguments and assignments (`lr=3e-4`, `lr = 3e-4`).
-_KWARG_LITERALS = frozenset({"integer", "float", "string", "concatenated_string", "true", "false", "none",
-                             "unary_operator", "binary_operator", "tuple", "list", "parenthesized_expression"})
+KWARG_LITERALS = frozenset({"integer", "float", "string", "concatenated_string", "true", "false", "none",
+                            "unary_operator", "binary_operator", "tuple", "list", "parenthesized_expression"})
 _POSITIONAL_LITERALS = frozenset({"integer", "float", "unary_operator", "binary_operator", "tuple", "list",
                                   "true", "false"})
 
@@ -83,38 +83,80 @@ def call_rules() -> tuple[frozenset[str], tuple[re.Pattern[str], ...]]:
     return frozenset(data["cli_methods"]), tuple(re.compile(p) for p in data["positional_skip_callees"])
 
 
-def call_arguments(call_nodes: list[tuple[Node, str]]) -> Iterator[tuple[str, Caps]]:
-    """`kwarg`, `positional` and `cli` candidates from the argument list of each call (see units/calls.yaml)."""
-    cli_methods, skips = call_rules()
-    skipped: dict[str, bool] = {}
-    for callee, written in call_nodes:
-        call = callee.parent
-        args = call.child_by_field_name("arguments") if call is not None else None
-        if args is None or args.type != "argument_list" or not args.named_child_count:
-            continue
-        cli = callee.type == "attribute" and written.rsplit(".", 1)[-1].strip() in cli_methods
-        cli = cli and _first_is_string(args)
-        for arg in args.named_children:
+class Arguments:
+    """`kwarg`, `positional` and `cli` facts from the argument list of each call (see units/calls.yaml).
+
+    They join `best` (literal start byte -> (source rank, facts)) the way `values` adds the query's
+    matches: a literal already held by a source of lower or equal rank is skipped before any work.
+    """
+
+    def __init__(self, rel: str, owners: "Owners", best: dict[int, tuple[int, list[dict[str, Any]]]]):
+        self.rel, self.owners, self.best = rel, owners, best
+        self.cli_methods, self.skips = call_rules()
+        self.skipped: dict[str, bool] = {}
+
+    def add_all(self, call_nodes: list[tuple[Node, str, Node]]) -> None:
+        cli_methods = self.cli_methods
+        for callee, written, call in call_nodes:
+            args = call.child_by_field_name("arguments")
+            if args is None or args.type != "argument_list" or not args.named_child_count:
+                continue
+            children = args.named_children
+            cli = callee.type == "attribute" and written.rsplit(".", 1)[-1].strip() in cli_methods \
+                and _first_is_string(children)
+            self._add_call(callee_text_of(written), written, call, children, cli)
+
+    def _add_call(self, callee: str, written: str, call: Node, children: list[Node], cli: bool) -> None:
+        position = -1  # among the arguments that are not comments
+        for arg in children:
             kind = arg.type
+            if kind != "comment":
+                position += 1
             if kind == "keyword_argument":
                 name, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
                 if name is None or value is None or name.type != "identifier":
                     continue
-                caps = {"callee": [callee], "name": [name], "literal": [value]}
-                if value.type in _KWARG_LITERALS:
-                    yield "kwarg", caps
-                if cli and name.text == b"default":
-                    yield "cli", {**caps, "value.cli": [call]}
-            elif kind in _POSITIONAL_LITERALS:
-                skip = skipped.get(written)
-                if skip is None:
-                    skip = skipped[written] = any(p.search(written) for p in skips)
-                if not skip:
-                    yield "positional", {"callee": [callee], "literal": [arg]}
+                if value.type in KWARG_LITERALS and self._free(value.start_byte, 1):
+                    self._kwarg(callee, name, value)
+                if cli and name.text == b"default" and self._free(value.start_byte, 0):
+                    self._cli(callee, call, value)
+            elif kind in _POSITIONAL_LITERALS and not self._skip(written) and self._free(arg.start_byte, 2):
+                self._positional(callee, position, arg)
+
+    def _free(self, start: int, rank: int) -> bool:
+        prev = self.best.get(start)
+        return prev is None or prev[0] > rank
+
+    def _skip(self, written: str) -> bool:
+        skip = self.skipped.get(written)
+        if skip is None:
+            skip = self.skipped[written] = any(p.search(written) for p in self.skips)
+        return skip
+
+    def _kwarg(self, callee: str, name_node: Node, lit: Node) -> None:
+        value, raw = literal_and_raw(lit)
+        if value is not NOT_LITERAL:
+            name = _text(name_node)
+            self.best[lit.start_byte] = (1, [_fact(name, f"{callee.rsplit('.', 1)[-1]}.{name}", value, raw, lit,
+                                                   "kwarg", self.rel, self.owners, callee)])
+
+    def _positional(self, callee: str, position: int, lit: Node) -> None:
+        value, raw = literal_and_raw(lit)
+        if value is not NOT_LITERAL:
+            last = callee.rsplit(".", 1)[-1]
+            self.best[lit.start_byte] = (2, [_fact(f"{last}[{position}]", f"{callee}[{position}]", value, raw, lit,
+                                                   "positional", self.rel, self.owners, callee)])
+
+    def _cli(self, callee: str, call: Node, lit: Node) -> None:
+        value, raw = literal_and_raw(lit)
+        name = _cli_name(call) if value is not NOT_LITERAL else None
+        if name:
+            self.best[lit.start_byte] = (0, [_fact(name, f"args.{name}", value, raw, lit, "cli", self.rel,
+                                                   self.owners, callee)])
 
 
-def _first_is_string(args: Node) -> bool:
-    first = next((c for c in args.named_children if c.type != "comment"), None)
+def _first_is_string(children: list[Node]) -> bool:
+    first = next((c for c in children if c.type != "comment"), None)
     return first is not None and first.type == "string"
 
 
@@ -122,15 +164,9 @@ def _facts_for(source: str, caps: Caps, lit: Node, rel: str, owners: "Owners",
                prefixes: dict[int, list[str]]) -> list[dict[str, Any]]:
     if source == "unpack":
         return _unpack(caps, lit, rel, owners)
-    if source == "assign" and lit.type not in _KWARG_LITERALS:  # the query takes any right-hand side
-        return []
     value, raw = literal_and_raw(lit)
     if value is NOT_LITERAL:
         return []
-    if source == "kwarg":
-        callee = callee_text(caps["callee"][0])
-        name = _text(caps["name"][0])
-        return [_fact(name, f"{callee.rsplit('.', 1)[-1]}.{name}", value, raw, lit, "kwarg", rel, owners, callee)]
     if source == "assign":
         written = _target_path(caps["name"][0])
         if written is None:
@@ -141,19 +177,11 @@ def _facts_for(source: str, caps: Caps, lit: Node, rel: str, owners: "Owners",
         key = literal_value(key_node)
         if not isinstance(key, str) or not key:
             return []
-        return [_fact(key, _dict_path(key, key_node, prefixes), value, raw, lit, "dict", rel, owners)]
+        return [_fact(key, _dict_path(key, caps["value.dict"][0], prefixes), value, raw, lit, "dict", rel, owners)]
     if source == "default":
         name = _text(caps["name"][0])
         owner = owners.of(lit.start_point[0] + 1)
         return [_fact(name, f"{owner.qualname}.{name}", value, raw, lit, "default", rel, owners)]
-    if source == "positional":
-        callee = callee_text(caps["callee"][0])
-        name = f"{callee.rsplit('.', 1)[-1]}[{_position(lit)}]"
-        return [_fact(name, f"{callee}[{_position(lit)}]", value, raw, lit, "positional", rel, owners, callee)]
-    if source == "cli":
-        callee = callee_text(caps["callee"][0])
-        name = _cli_name(caps["value.cli"][0])
-        return [_fact(name, f"args.{name}", value, raw, lit, "cli", rel, owners, callee)] if name else []
     return []
 
 
@@ -184,15 +212,6 @@ def _unpack(caps: Caps, lit: Node, rel: str, owners: "Owners") -> list[ValueFact
     return out
 
 
-def _position(node: Node) -> int:
-    index, sib = 0, node.prev_named_sibling
-    while sib is not None:
-        if sib.type != "comment":
-            index += 1
-        sib = sib.prev_named_sibling
-    return index
-
-
 def _cli_name(call: Node) -> str | None:
     """`--batch-size` -> `batch_size`; the long flag wins over a short one."""
     args = call.child_by_field_name("arguments")
@@ -205,10 +224,9 @@ def _cli_name(call: Node) -> str | None:
     return name or None
 
 
-def _dict_path(key: str, key_node: Node, prefixes: dict[int, list[str]]) -> str:
-    """`cfg = {"optim": {"lr": 1}}` -> `cfg.optim.lr` for the `lr` key (prefixes memoized per dictionary)."""
-    pair = key_node.parent
-    node = pair.parent if pair is not None else None  # the dictionary
+def _dict_path(key: str, pair: Node, prefixes: dict[int, list[str]]) -> str:
+    """`cfg = {"optim": {"lr": 1}}` -> `cfg.optim.lr` for the `lr` key of `pair` (prefixes memoized per dictionary)."""
+    node = pair.parent  # the dictionary
     if node is None:
         return key
     prefix = prefixes.get(node.start_byte)
@@ -296,8 +314,8 @@ def stubs(raw: list[tuple[str, Caps]], def_ids: dict[int, str], owners: "Owners"
         got = _shape(form, evidence)
         if got is not None:
             add(def_ids.get(fn.start_byte), got[0], evidence, got[1])
-    for form, callee_node, callee in standins:
-        _standin(form, callee_node, callee_text_of(callee), owners, add)
+    for form, call, callee in standins:
+        _standin(form, call, callee_text_of(callee), owners, add)
     for t in texts:
         if t.marker and t.symbol and t.kind in ("comment", "docstring"):
             if owners.symbols[t.symbol].kind in ("function", "method"):
@@ -326,10 +344,9 @@ def _shape(form: str, evidence: Node) -> tuple[str, str] | None:
     return form, raw_text(evidence, 80)
 
 
-def _standin(form: str, callee_node: Node, callee: str, owners: "Owners", add: Any) -> None:
+def _standin(form: str, call: Node, callee: str, owners: "Owners", add: Any) -> None:
     """A stand-in call that is returned (`return torch.randn(...)`, also inside a tuple) or assigned to a data name."""
-    call = callee_node.parent
-    parent = call.parent if call is not None else None
+    parent = call.parent
     if parent is None:
         return
     kind = parent.type

@@ -58,10 +58,11 @@ class Collected:
     comments: list[Node] = field(default_factory=list)
     strings: list[Node] = field(default_factory=list)
     stubs: list[tuple[str, dict[str, list[Node]]]] = field(default_factory=list)
-    call_nodes: list[tuple[Node, str]] = field(default_factory=list)
-    """(callee node, callee as written) of every call, for the argument walk of `pyfacts.values`."""
+    call_nodes: list[tuple[Node, str, Node]] = field(default_factory=list)
+    """(callee node, callee as written, call node) of every call, for the argument walk of `pyfacts.values`
+    (the call comes from the match: `Node.parent` searches down from the root every time)."""
     standins: list[tuple[str, Node, str]] = field(default_factory=list)
-    """(stand-in form, callee node, callee text) of calls whose callee produces stand-in values."""
+    """(stand-in form, call node, callee text) of calls whose callee produces stand-in values."""
     scopes: list[tuple[str, Node]] = field(default_factory=list)
     """(capture name, node) of the `@bind.*` and `@scope.*` matches of python-scopes.scm."""
     mains: list[Node] = field(default_factory=list)
@@ -106,13 +107,17 @@ def collect(lang: str, root: Node) -> Collected:
             text = callee.text.decode("utf-8", "replace")
             calls.append((callee.start_point[0] + 1, text))
             if python:
-                call_nodes.append((callee, text))
+                call = caps["reference.call"][0]
+                call_nodes.append((callee, text, call))
                 form = _standin_form(text)
                 if form is not None:
-                    out.standins.append((form, callee, text))
+                    out.standins.append((form, call, text))
         elif key == "text.string":
             strings.append(caps[key][0])
         elif key[:6] == "value.":
+            # The assignment pattern takes any right-hand side; only literals can give a fact.
+            if python and key == "value.assign" and caps["literal"][0].type not in pyfacts.KWARG_LITERALS:
+                continue
             values.append((key[6:], caps))
         else:
             _dispatch(out, caps, key)

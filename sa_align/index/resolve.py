@@ -182,21 +182,21 @@ def resolve_calls(facts: list[FileFacts], implicit: list[str]) -> tuple[Resolver
     out: list[CallFact] = []
     memo: dict[tuple[int, str, str], str | None] = {}
     for ff in facts:
-        nested = _nested_names(ff.symbols)
+        scoped = _nested_names(ff.symbols) | _SCOPED
         for c in ff.calls:
-            callee = c.callee
-            head = callee.split(".", 1)[0]
+            fields = c.__dict__  # read and set directly: this loop sees every call of the repository
+            callee = fields["callee"]
             # Only `self`/`cls`/`super()` and names defined inside some function or
             # class depend on the calling scope; anything else resolves the same
             # from everywhere in the file.
-            key = (0, c.caller, callee) if head in nested or head in _SCOPED else (1, c.path, callee)
+            key = (0, fields["caller"], callee) if callee.split(".", 1)[0] in scoped else (1, fields["path"], callee)
             hit = memo.get(key, _UNSEEN)
             if hit is _UNSEEN:
                 hit = memo[key] = r.resolve(c)
             if hit is not None:
                 # Per-file facts are fresh objects (cached before resolution), so set in place.
-                c.__dict__["resolved"] = hit
-            out.append(c)
+                fields["resolved"] = hit
+        out.extend(ff.calls)
     for sym in list(r.symbols.values()):
         if sym.kind != "class":
             continue

@@ -42,8 +42,11 @@ _QUOTED = (rb"(?:'\'\'(?:[^'\\]++|\\.|'(?!''))*+'\'\'|\"\"\"(?:[^\"\\]++|\\.|\"(
 # Group 1 is a word in a read position. Skipped: comments, strings (f-strings come from the
 # `@scope.fstring` matches), attribute names, defined names, numbers and words before `=`
 # (keyword arguments, assignment targets). Import statements are blanked before the scan.
-_TOKENS = re.compile(rb"#[^\n]*+|[rRbBuUfF]{0,2}" + _QUOTED + rb"|\.\s*+\w++|(?:def|class)\s++\w++"
-                     rb"|([A-Za-z_]\w*+)(?!\s*+=(?!=))|\w++", re.S)
+# Every alternative starts with one of the characters of the leading lookahead: with it, the
+# engine rejects the other positions (spaces, operators, brackets) at once instead of trying
+# each alternative there, a third less time for the same matches.
+_TOKENS = re.compile(rb"(?=[\w#'\".])(?:#[^\n]*+|[rRbBuUfF]{0,2}" + _QUOTED + rb"|\.\s*+\w++|(?:def|class)\s++\w++"
+                     rb"|([A-Za-z_]\w*+)(?!\s*+=(?!=))|\w++)", re.S)
 # A statement `name = ...` / `name: T = ...` (keyword arguments on their own line have no spaces).
 _ASSIGNED = re.compile(rb"\n([A-Za-z_]\w*+)(?:[ \t]++|[ \t]*+:[^=\n]*+)=(?!=)")
 _INDENT = re.compile(rb"\n[ \t]++")

@@ -98,3 +98,17 @@ def test_file_kind_answers_for_indexed_paths_only(tmp_path: Path):
     assert index.file_kind("train.py") == "python"
     assert index.file_kind("config.yaml") == "config"
     assert index.file_kind("missing.py") is None
+
+
+def test_a_snapshot_builds_the_index_its_folder_builds(mlrepo_copy: Path, tmp_path: Path):
+    from sa_align.index.build import repo_cache_key, snapshot
+
+    snap = snapshot(mlrepo_copy)
+    assert snap.key == repo_cache_key(mlrepo_copy) and set(snap.data) == set(snap.hashes)
+    (mlrepo_copy / "later.py").write_text("x = 1\n")  # the snapshot keeps the files as they were
+    from_snap = build_index(snap, cache_dir=tmp_path / "cache")
+    assert "later.py" not in {f.path for f in from_snap.files}
+    (mlrepo_copy / "later.py").unlink()
+    fresh = build_index(mlrepo_copy)
+    assert from_snap.model_dump(exclude={"stats"}) == fresh.model_dump(exclude={"stats"})
+    assert build_index(snap, cache_dir=tmp_path / "cache").stats["repo_cache_hit"] == 1.0

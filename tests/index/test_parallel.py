@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -36,6 +37,8 @@ def test_forked_workers_match_serial_and_write_their_entries(items, tmp_path: Pa
     got = extract_parallel(items, keys, cache, workers=3)
     assert _dump(got) == _dump(extract_here(items, keys, None))
     assert all(cache.load(keys[rel]) is not None for rel, _ in items)
+    # ... and the aliases a moved file is found by, whichever process extracted it
+    assert all(cache.load_alias(hashlib.sha256(data).hexdigest()) == rel for rel, data in items)
 
 
 @pytest.mark.skipif(not parallel.can_fork(), reason="needs fork")
@@ -53,5 +56,7 @@ def test_a_worker_that_dies_costs_only_time(items, monkeypatch):
 def test_spawned_pool_when_forking_is_unsafe(items, monkeypatch, tmp_path: Path):
     monkeypatch.setattr(parallel, "can_fork", lambda: False)
     keys = _keys(items)
-    got = extract_parallel(items, keys, FactsCache(tmp_path / "cache"), workers=2)
+    cache = FactsCache(tmp_path / "cache")
+    got = extract_parallel(items, keys, cache, workers=2)
     assert _dump(got) == _dump(extract_here(items, keys, None))
+    assert all(cache.load_alias(hashlib.sha256(data).hexdigest()) == rel for rel, data in items)

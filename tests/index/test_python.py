@@ -131,6 +131,25 @@ def test_call_arguments_follow_units_calls_yaml():
     assert got == {("cli", "args.warmup_steps"): 500, ("positional", "StepLR[1]"): 30, ("kwarg", "StepLR.gamma"): 0.1}
 
 
+def test_argument_positions_skip_comments_and_the_most_specific_source_wins():
+    src = (
+        b"sched = StepLR(opt,  # the optimizer\n"
+        b"               30, gamma=0.1, last=(1, 2))\n"
+        b"parser.add_argument('--lr', '-l', default=0.1, help='rate')\n"
+        b"cfg = {'lr': 0.5, 'sched': StepLR(opt, 7)}\n"
+    )
+    got = sorted((v.source, v.key_path, v.value, v.line) for v in extract_python("t.py", src).values)
+    assert got == [
+        ("cli", "args.lr", 0.1, 3),  # not also a `kwarg` fact for `default=`
+        ("dict", "cfg.lr", 0.5, 4),
+        ("kwarg", "StepLR.gamma", 0.1, 2),
+        ("kwarg", "StepLR.last", [1, 2], 2),
+        ("kwarg", "add_argument.help", "rate", 3),
+        ("positional", "StepLR[1]", 7, 4),
+        ("positional", "StepLR[1]", 30, 2),  # the comment is no argument
+    ]
+
+
 def test_assignments_keep_literal_right_hand_sides_only():
     src = b"a = 1e-3\nb = compute(2)\nc = (0.9, 0.999)\nd = x * 2\ne = -1\n"
     got = {v.key_path: v.value for v in extract_python("t.py", src).values if v.source == "assign"}

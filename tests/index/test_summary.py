@@ -3,7 +3,7 @@
 import shutil
 
 from sa_align.config import IndexConfig
-from sa_align.report.index_summary import cached_index_summary, render_index_summary
+from sa_align.index.summary import cached_index_summary, render_index_summary
 from tests.conftest import EXAMPLES
 
 REPO = EXAMPLES / "focal_loss" / "repo"

@@ -44,21 +44,22 @@ def index_summary(index) -> dict[str, Any]:
 
 def cached_index_summary(repo: str | Path, config, cache_dir: Path | None) -> dict[str, Any]:
     """`index_summary` of `repo`, from the cache when its content was summarized before (`config`: `IndexConfig`)."""
-    from sa_align.index.build import build_index, repo_cache_key
+    from sa_align.index.build import build_index, snapshot
     from sa_align.index.cache import INDEX_FORMAT, write_atomic
     from sa_align.index.gitinfo import git_commit
 
     path = None
+    snap = snapshot(repo, config)
     if cache_dir is not None and config.use_cache:
-        key = repo_cache_key(repo, config)
+        key = snap.key
         path = Path(cache_dir) / "index" / f"v{INDEX_FORMAT}" / f"summaries-v{SUMMARY_FORMAT}" / key[:2] / f"{key}.json"
         try:
             summary = json.loads(path.read_text(encoding="utf-8"))
-            root = Path(repo).resolve()
-            return {**summary, "root": str(root), "git_commit": git_commit(root), "cache": "hit"}
+            return {**summary, "root": str(snap.root), "git_commit": git_commit(snap.root), "cache": "hit"}
         except (OSError, ValueError):
             pass  # not summarized yet (or unreadable): build it
-    summary = index_summary(build_index(repo, config, cache_dir=cache_dir))
+    # The files are read and hashed once, for the key above and for the build.
+    summary = index_summary(build_index(snap, cache_dir=cache_dir))
     if path is not None:
         write_atomic(path, json.dumps(summary).encode())
     return summary
