@@ -32,11 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-embeddings", action="store_true", help="disable embedding retrieval")
     parser.add_argument("--no-hints", action="store_true", help="remove every unit's hints (the shape imported units have)")
     parser.add_argument("--no-calibration", action="store_true", help="the hand-set aggregate instead of the calibrated judge")
+    parser.add_argument("--band", type=float, nargs=2, default=None, metavar=("LOW", "HIGH"),
+                        help="the calibrated judge's uncertainty band (default: the configuration's)")
     parser.add_argument("--out", type=Path, default=None, help="write a JSON summary of the metrics here")
     parser.add_argument("--full", action="store_true", help="with --out: every per-unit outcome too (megabytes; keep out of git)")
     args = parser.parse_args(argv)
     config = EvalConfig(judges=args.judge, embeddings=False if args.no_embeddings else None,
-                        calibration={"enabled": not args.no_calibration})
+                        calibration={"enabled": not args.no_calibration, **({"band": tuple(args.band)} if args.band else {})})
     variants = None if args.variants < 0 else args.variants
     result = run_bench(args.dataset, config, variants=variants, seed=args.seed, out=args.out, hints=not args.no_hints, full=args.full)
     render_table(result)

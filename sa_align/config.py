@@ -76,10 +76,12 @@ class CalibrationConfig(_Config):
     """Let the model's probability shape the labels; `False` keeps the uncalibrated aggregate."""
     model: Path | None = None
     """A model file to use instead of the shipped one (`units/calibration/sabench.json`)."""
-    band: tuple[float, float] = (0.1, 0.4)
+    band: tuple[float, float] = (0.2, 0.4)
     """The uncertainty band `(low, high)`: a probability inside it leaves the unit `undecided` for review (and is where LLM judges run); at or above `high` the unit may be lifted to `aligned`."""
-    strong_failure: float = Field(default=0.75, ge=0, le=1)
+    strong_failure: float = Field(default=0.7, ge=0, le=1)
     """A failure vote at least this confident stands below the band's top, inside the band too (flagged for review): strong evidence, such as an identifier the unit names being absent, is not left to the model."""
+    standing_judges: list[str] = Field(default_factory=lambda: ["numeric"])
+    """Judges whose failure votes stand below the band's top whatever their confidence: the numeric judge compares a stated value with the value the code sets, a finding the model should not send back to review."""
     allow_uncalibrated: bool = False
     """With a missing, corrupt or stale model, fall back to the uncalibrated aggregate (flagged in the report) instead of failing."""
     record_features: bool = False

@@ -86,8 +86,10 @@ def _trainer(tmp_path):
 
 
 def _two_judges(server, tmp_path) -> sa_align.EvalConfig:
+    # The ensemble on every unit: with the calibrated judge on, only units inside its band are sent
+    # (tests/calibrate/test_calibrator.py).
     return sa_align.EvalConfig(judges=[server.spec("model-a"), server.spec("model-b")], embeddings=False,
-                               max_retries=0, cache_dir=tmp_path / "cache")
+                               max_retries=0, cache_dir=tmp_path / "cache", calibration={"enabled": False})
 
 
 def _vote(req: dict) -> dict:

@@ -8,8 +8,9 @@
   evidence and no judge found a failure; with a failure found, the failure
   stands and the unit needs review.
 - Below the band's top, a strong failure vote (confidence at least
-  `calibration.strong_failure`, such as an identifier the unit names being absent)
-  stands, flagged for review when the probability is inside the band.
+  `calibration.strong_failure`, such as an identifier the unit names being absent,
+  or any failure of a judge in `calibration.standing_judges`: the numeric judge's
+  value comparisons) stands, flagged for review when the probability is inside the band.
 - Otherwise, inside the band the unit is `undecided` and needs review: this is
   where an LLM judge should look.
 - Where judges disagree (an `aligned` vote beside a failure) and the failure
@@ -64,7 +65,8 @@ def calibrated_result(hand: UnitResult, cal: Calibration, config: EvalConfig) ->
 
 
 def _strong(failures: list[Verdict], config: EvalConfig) -> bool:
-    return any(v.confidence >= config.calibration.strong_failure for v in failures)
+    settings = config.calibration
+    return any(v.confidence >= settings.strong_failure or v.judge in settings.standing_judges for v in failures)
 
 
 def _keep(hand: UnitResult, cal: Calibration, how: str, *, review: bool = False, note: str = "") -> UnitResult:

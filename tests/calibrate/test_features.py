@@ -75,7 +75,10 @@ def test_a_claim_without_values_or_candidates_leaves_those_features_absent(tmp_p
 
 
 def test_a_weak_absence_is_a_lean_not_a_vote(tmp_path):
-    unit = Unit(id="u", kind="method", claim="Spectral normalisation bounds the discriminator's Lipschitz constant")
+    from sa_align.models import Param
+
+    unit = Unit(id="u", kind="numerical", claim="Gradient clipping at norm 7.5 during the cosine schedule",
+                params=[Param(name="gradient_clipping", value=7.5)])
     f = _features(tmp_path, unit)
     assert f["judge.missing.failure"] == 0.0 and f["judge.missing.lean_failure"] > 0
 

@@ -49,6 +49,11 @@ def test_a_strong_failure_stands_inside_the_band_flagged_for_review():
     assert below.label == Label.MISSING and not below.needs_review
 
 
+def test_a_value_the_numeric_judge_compared_stands_inside_the_band_whatever_its_confidence():
+    r = _result([decide("numeric", Label.MISMATCHED, "`lr` is 0.02 where the paper says 0.01", confidence=0.5)], 0.3)
+    assert r.label == Label.MISMATCHED and r.needs_review and r.calibration.applied == "evidence"
+
+
 def test_a_certain_finding_is_never_overruled():
     certain = decide("stub", Label.STUBBED, "raise NotImplementedError", confidence=0.95, certain=True)
     r = _result([certain], 0.99)
