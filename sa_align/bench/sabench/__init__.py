@@ -81,6 +81,8 @@ class SABenchResult(BaseModel):
     """Every figure per reference judge model."""
     runs: list[RunSummary] = Field(default_factory=list)
     """Per run."""
+    in_sample: list[str] = Field(default_factory=list)
+    """Papers run whose claims trained the calibrated model in use: their figures are in-sample (use `--train` for cross-validated ones, or `--no-calibration`)."""
 
     def markdown(self) -> str:
         from sa_align.bench.sabench.render import markdown
@@ -103,13 +105,26 @@ def run_sabench(dataset: str | Path, config: EvalConfig | None = None, *, out: P
         dataset=str(dataset), commit=tables().commit, license=tables().license,
         papers=sorted({r.paper for r in records}), setups=sorted({r.setup for r in records}),
         metrics=sabench_metrics(records), by_model=metrics_by_model(records),
-        runs=[_summary(r) for r in records],
+        runs=[_summary(r) for r in records], in_sample=_in_sample(config, {r.paper for r in records}),
     )
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "sabench.json").write_text(json.dumps(result.model_dump(mode="json"), indent=1), encoding="utf-8")
         (out / "sabench.md").write_text(result.markdown(), encoding="utf-8")
     return result
+
+
+def _in_sample(config: EvalConfig, papers: set[str]) -> list[str]:
+    if not config.calibration.enabled:
+        return []
+    from sa_align.calibrate.model import load_model
+    from sa_align.errors import CalibrationError
+
+    try:
+        trained = set(load_model(config.calibration.model).provenance.papers)
+    except CalibrationError:
+        return []
+    return sorted(papers & trained)
 
 
 def _summary(record: RunRecord) -> RunSummary:

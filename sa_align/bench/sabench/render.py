@@ -58,6 +58,13 @@ def _section(title: str, m: "SABenchMetrics") -> list[str]:
     return [f"## {title}", "", *_claims_table(m), "", *_run_lines(m), "", *_confusion(m), ""]
 
 
+def _in_sample_note(result: "SABenchResult") -> list[str]:
+    if not result.in_sample:
+        return []
+    return [f"> **In-sample:** the calibrated model in use was trained on {len(result.in_sample)} of these papers "
+            "({}). Use `--train` for cross-validated figures, or `--no-calibration`.".format(", ".join(result.in_sample)), ""]
+
+
 def markdown(result: "SABenchResult") -> str:
     skipped = [r for r in result.runs if r.skipped]
     lines = [
@@ -68,6 +75,7 @@ def markdown(result: "SABenchResult") -> str:
         "Binary decisions: reference >= 0.75 against our `aligned` (kappa (label)) and our score >= 0.75 "
         "(kappa (score)), over decided claims only.",
         "",
+        *_in_sample_note(result),
         *_section("All runs", result.metrics),
     ]
     for model, m in result.by_model.items():

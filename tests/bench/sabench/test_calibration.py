@@ -47,6 +47,12 @@ def test_training_cross_validates_by_paper_and_writes_a_loadable_model(tmp_path)
     assert "optimistic" in data["note"] and (out / "train.md").read_text().startswith("# The calibrated judge")
     stored = (out / "features" / "runs" / "alpha_basic__tiny-sgd.json").read_text()
     assert "LEAKMARK" not in stored and '"features"' in stored
+    # Benchmarking on the papers a model was trained on says the figures are in-sample.
+    from sa_align.bench.sabench import run_sabench
+
+    config = EvalConfig(embeddings=False, cache_dir=tmp_path / "cache", calibration={"model": out / "sabench.json"})
+    again = run_sabench(dataset, config, papers=["tiny-sgd"], setups=["alpha_basic"])
+    assert again.in_sample == ["tiny-sgd"] and "**In-sample:**" in again.markdown()
 
 
 def test_folds_deal_papers_round_robin_and_need_two_papers():
