@@ -316,8 +316,15 @@ def aggregate_all(
     results = [aggregate(u, verdicts.get(u.id, []), candidates.get(u.id, []), config) for u in units]
     if run is None or run.calibrator is None:
         return results
-    return [run.calibrator.decide(r, run.calibrations[r.unit.id]) if r.unit.id in run.calibrations else r
-            for r in results]
+    return [_decided(r, run) if r.unit.id in run.calibrations else r for r in results]
+
+
+def _decided(hand: UnitResult, run: _Run) -> UnitResult:
+    try:
+        return run.calibrator.decide(hand, run.calibrations[hand.unit.id])
+    except Exception as exc:  # the unit keeps its hand-set aggregate; the run goes on
+        run.errors.append(f"calibration failed for {hand.unit.id}: {type(exc).__name__}: {exc}")
+        return hand
 
 
 def build_report(paper: Paper, repo, index, results: list[UnitResult], config: EvalConfig, client, run: _Run) -> DriftReport:

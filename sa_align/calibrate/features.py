@@ -27,7 +27,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Sequence
 
-from sa_align.models import Attribution, Candidate, Label, Unit, UnitKind, Verdict
+from sa_align.models import Attribution, Candidate, Label, Unit, UnitKind, UnitResult, Verdict
 
 if TYPE_CHECKING:
     from sa_align.index.model import RepoIndex
@@ -58,11 +58,9 @@ def feature_names() -> list[str]:
 
 
 def unit_features(unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[Candidate], index: "RepoIndex",
-                  hand: "object | None" = None) -> dict[str, float]:
-    """The features of one unit given its static verdicts, its candidates and the index.
-
-    `hand` is the uncalibrated `UnitResult` of the same verdicts (computed when not given).
-    """
+                  hand: UnitResult) -> dict[str, float]:
+    """The features of one unit given its static verdicts, its candidates, the index, and `hand`,
+    the hand-set aggregate of the same verdicts (`sa_align.judges.aggregate`)."""
     out: dict[str, float] = {}
     out.update(_unit(unit))
     out.update(_evidence(unit, index))
@@ -195,11 +193,11 @@ def _judges(verdicts: Sequence[Verdict]) -> dict[str, float]:
     return out
 
 
-def _hand(result) -> dict[str, float]:
-    label = result.label if result is not None else Label.UNDECIDED
+def _hand(result: UnitResult) -> dict[str, float]:
+    label = result.label
     out = {"hand.aligned": float(label == Label.ALIGNED), "hand.failure": float(label in _FAILURES),
-           "hand.undecided": float(label == Label.UNDECIDED), "hand.confidence": result.confidence if result else 0.0,
-           "hand.votes": float(sum(1 for v in result.verdicts if not v.abstained)) if result else 0.0}
-    if result is not None and result.score is not None:
+           "hand.undecided": float(label == Label.UNDECIDED), "hand.confidence": result.confidence,
+           "hand.votes": float(sum(1 for v in result.verdicts if not v.abstained))}
+    if result.score is not None:
         out["hand.score"] = result.score
     return out

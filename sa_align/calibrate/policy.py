@@ -1,26 +1,29 @@
 """The calibrated aggregate: how the model's probability turns the judges' votes into a label.
 
-- A certain static finding (a value compared where it takes effect, a
-  `NotImplementedError` body) is never overruled, and neither is a label LLM
-  judges voted for (they were asked because the model was unsure).
-- At or above the band's top, the unit is lifted to `aligned`, with the
-  probability as its confidence, only when a located candidate is cited as its
-  evidence and no judge found a failure; with a failure found, the failure
-  stands and the unit needs review.
-- Below the band's top, a strong failure vote (confidence at least
-  `calibration.strong_failure`, such as an identifier the unit names being absent,
-  or any failure of a judge in `calibration.standing_judges`: the numeric judge's
-  value comparisons) stands, flagged for review when the probability is inside the band.
-- Otherwise, inside the band the unit is `undecided` and needs review: this is
-  where an LLM judge should look.
-- Where judges disagree (an `aligned` vote beside a failure) and the failure
-  would stand, their own aggregate decides and the unit needs review.
-- Below the band the label follows the judges' failure evidence (`stubbed`,
-  `mismatched`, `missing`, ...). Without a failure vote, a judge's failure lean
-  (`Verdict.lean`: weak evidence such as stated values absent from the code,
-  which alone never decides) becomes the label, since the model is sure the
-  claim is not implemented faithfully and the lean says how; with neither, the
-  unit stays `undecided` rather than getting a failure label without evidence.
+In this order:
+
+1. A certain static finding (a value compared where it takes effect, a
+   `NotImplementedError` body) is never overruled, and neither is a label LLM
+   judges voted for (they were asked because the model was unsure).
+2. At or above the band's top, the unit is lifted to `aligned`, with the
+   probability as its confidence, only when a located candidate is cited as its
+   evidence and no judge found a failure; with a failure found, the judges' own
+   aggregate stands and the unit needs review.
+3. Where judges disagree (an `aligned` vote beside a failure) and the failure
+   would stand (below the band, or a strong failure), their own aggregate decides
+   and the unit needs review.
+4. A strong failure vote stands: confidence at least `calibration.strong_failure`
+   (such as an identifier the unit names being absent), or any failure of a judge
+   in `calibration.standing_judges` (the numeric judge's value comparisons); inside
+   the band it is flagged for review.
+5. Otherwise, inside the band the unit is `undecided` and needs review: this is
+   where an LLM judge should look.
+6. Below the band the label follows the judges' failure evidence (`stubbed`,
+   `mismatched`, `missing`, ...). Without a failure vote, a judge's failure lean
+   (`Verdict.lean`: weak evidence such as stated values absent from the code,
+   which alone never decides) becomes the label, since the model is sure the
+   claim is not implemented faithfully and the lean says how; with neither, the
+   unit stays `undecided` rather than getting a failure label without evidence.
 """
 
 from __future__ import annotations
@@ -46,7 +49,9 @@ def calibrated_result(hand: UnitResult, cal: Calibration, config: EvalConfig) ->
         return _keep(hand, cal, "llm")
     if p >= high:
         if failures:
-            return _keep(hand, cal, "evidence", review=True, note=f"; the calibrated judge disagrees (probability {p:.2f} of faithful)")
+            disagrees = hand.label != Label.ALIGNED
+            note = f"; the calibrated judge disagrees (probability {p:.2f} of faithful)" if disagrees else ""
+            return _keep(hand, cal, "evidence", review=True, note=note)
         if hand.candidates:
             return _lift(hand, cal)
     if failures and len(failures) < len(votes) and (p <= low or _strong(failures, config)):

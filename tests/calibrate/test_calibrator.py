@@ -85,3 +85,21 @@ def test_switched_off_the_report_says_so_and_results_carry_no_calibration(tmp_pa
                                config=sa_align.EvalConfig(embeddings=False, calibration={"enabled": False}))
     assert report.calibration.uncalibrated == "calibration is switched off"
     assert all(r.calibration is None for r in report.results)
+
+
+def test_a_calibration_that_fails_on_one_unit_leaves_it_its_hand_set_result(tmp_path, monkeypatch):
+    from sa_align.calibrate import Calibrator
+
+    real = Calibrator.decide
+
+    def flaky(self, hand, cal):
+        if hand.unit.id == "res":
+            raise RuntimeError("policy exploded")
+        return real(self, hand, cal)
+
+    monkeypatch.setattr(Calibrator, "decide", flaky)
+    report = sa_align.evaluate(Paper(title="Trainer", text="label smoothing"), _trainer(tmp_path), units=LLM_UNITS,
+                               config=sa_align.EvalConfig(embeddings=False, cache_dir=tmp_path / "cache"))
+    ls, res = report.results
+    assert ls.calibration is not None and res.calibration is None
+    assert any("calibration failed for res: RuntimeError: policy exploded" in e for e in report.errors)
