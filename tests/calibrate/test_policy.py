@@ -63,8 +63,17 @@ def test_a_certain_finding_is_never_overruled():
 def test_below_the_band_the_failure_evidence_decides():
     r = _result([decide("values", Label.MISMATCHED, "2 of 3 values absent", confidence=0.5, score=0.5),
                  abstain("stub", "not a placeholder")], 0.03)
-    assert r.label == Label.MISMATCHED and r.score == 0.5 and r.calibration.applied == "evidence"
+    # The judge said 0.5 (a key omission); the model expects 0.2, so the label's nearest level is 0.25.
+    assert r.label == Label.MISMATCHED and r.score == 0.25 and r.calibration.applied == "evidence"
     assert len(r.verdicts) == 2  # every verdict stays on record
+
+
+def test_a_certain_finding_keeps_its_judges_grade_and_others_take_the_nearest_level_of_their_label():
+    hand = aggregate(UNIT, [decide("stub", Label.STUBBED, "constant stand-in", confidence=0.9, certain=True, score=0.25)],
+                     [CAND], CONFIG)
+    assert calibrated_result(hand, Calibration(probability=0.01, expected_score=0.02), CONFIG).score == 0.25
+    hand = aggregate(UNIT, [decide("values", Label.MISMATCHED, "absent", confidence=0.5, score=0.25)], [CAND], CONFIG)
+    assert calibrated_result(hand, Calibration(probability=0.01, expected_score=0.45), CONFIG).score == 0.5
 
 
 def test_judges_that_disagree_decide_by_their_own_aggregate_flagged_for_review():
