@@ -61,39 +61,39 @@ def unit_features(unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[
                   hand: UnitResult) -> dict[str, float]:
     """The features of one unit given its static verdicts, its candidates, the index, and `hand`,
     the hand-set aggregate of the same verdicts (`sa_align.judges.aggregate`)."""
+    from sa_align.judges.scope import stated_quantities
+    from sa_align.judges.words import distinctive_words
+
+    # What the claim states and the words it uses, read once for every family below.
+    stated, words = stated_quantities(unit.claim), distinctive_words(unit)
     out: dict[str, float] = {}
-    out.update(_unit(unit))
-    out.update(_evidence(unit, index))
+    out.update(_unit(unit, stated))
+    out.update(_evidence(unit, stated, words, index))
     out.update(_candidates(candidates, index))
-    out.update(_candidate_text(unit, candidates))
+    out.update(_candidate_text(stated, words, candidates))
     out.update(repo_features(index))
     out.update(_judges(verdicts))
     out.update(_hand(hand))
     return out
 
 
-def _unit(unit: Unit) -> dict[str, float]:
-    from sa_align.judges.scope import stated_quantities
-
+def _unit(unit: Unit, stated: list[tuple[float, float]]) -> dict[str, float]:
     out = {f"unit.kind_{k.value}": float(unit.kind == k) for k in UnitKind}
     out.update({
         "unit.params": float(len(unit.params)), "unit.entities": float(len(unit.entities)),
         "unit.steps": float(len(unit.order)), "unit.words": math.log1p(len(unit.claim.split())),
-        "unit.stated_values": float(len(stated_quantities(unit.claim))),
+        "unit.stated_values": float(len(stated)),
         "unit.hints": float(bool(unit.hints) and "hints" not in unit.derived),
         "unit.cited": float(unit.attribution == Attribution.CITED),
     })
     return out
 
 
-def _evidence(unit: Unit, index: "RepoIndex") -> dict[str, float]:
+def _evidence(unit: Unit, stated: list[tuple[float, float]], words: set[str], index: "RepoIndex") -> dict[str, float]:
     from sa_align.judges.evidence import code_roots, in_code
-    from sa_align.judges.scope import stated_quantities
-    from sa_align.judges.words import distinctive_words
     from sa_align.retrieve.params import param_index
 
     out: dict[str, float] = {}
-    stated = stated_quantities(unit.claim)
     if stated:
         found = sum(in_code(index, value, number) for value, number in stated)
         out["values.found_share"] = found / len(stated)
@@ -101,7 +101,6 @@ def _evidence(unit: Unit, index: "RepoIndex") -> dict[str, float]:
     if unit.params:
         params = param_index(index)
         out["params.set_share"] = sum(bool(params.sites(p)) for p in unit.params) / len(unit.params)
-    words = distinctive_words(unit)
     out["words.count"] = float(len(words))
     if words:
         out["words.found_share"] = len(words & code_roots(index)) / len(words)
@@ -127,37 +126,33 @@ def _candidates(candidates: Sequence[Candidate], index: "RepoIndex") -> dict[str
     return out
 
 
-def _candidate_text(unit: Unit, candidates: Sequence[Candidate]) -> dict[str, float]:
+def _candidate_text(stated: list[tuple[float, float]], words: set[str], candidates: Sequence[Candidate]) -> dict[str, float]:
     """How much of the claim the best candidates' code itself shows: its words and its stated values."""
     from sa_align.judges.scope import stated_quantities
-    from sa_align.judges.words import distinctive_words, root
+    from sa_align.judges.words import root
     from sa_align.retrieve.text import tokenize
 
     if not candidates:
         return {}
     out: dict[str, float] = {}
-    words = distinctive_words(unit)
     roots = [{root(t) for t in tokenize(c.snippet)} for c in candidates[:3]]
     if words:
         out["cand.words_top1"] = len(words & roots[0]) / len(words)
         out["cand.words_top3"] = len(words & set().union(*roots)) / len(words)
         shared = [len(w.split(":", 1)[1].split(",")) for c in candidates[:3] for w in c.why if w.startswith("bm25:")]
         out["cand.bm25_terms"] = max(shared, default=0) / len(words)
-    stated = stated_quantities(unit.claim)
     if stated:
-        shown = {round(n, 9) for c in candidates[:3] for _v, n in stated_quantities(c.snippet)}
-        shown |= {round(v, 9) for c in candidates[:3] for v, _n in stated_quantities(c.snippet)}
+        shown = {round(x, 9) for c in candidates[:3] for pair in stated_quantities(c.snippet) for x in pair}
         out["cand.values_top3"] = sum(round(v, 9) in shown or round(n, 9) in shown for v, n in stated) / len(stated)
     return out
 
 
 def _is_stub(index: "RepoIndex", cand: Candidate) -> bool:
     from sa_align.judges.base import candidate_symbol
-    from sa_align.retrieve.params import per_index
+    from sa_align.judges.evidence import stubbed_symbols
 
-    stubbed = per_index(index, "calibrate-stubs", lambda ix: frozenset(s.symbol for s in ix.stubs))
     sym = candidate_symbol(index, cand)
-    return sym is not None and sym.id in stubbed
+    return sym is not None and sym.id in stubbed_symbols(index)
 
 
 def repo_features(index: "RepoIndex") -> dict[str, float]:
@@ -168,9 +163,11 @@ def repo_features(index: "RepoIndex") -> dict[str, float]:
 
 
 def _repo(index: "RepoIndex") -> tuple[tuple[str, float], ...]:
+    from sa_align.judges.evidence import stubbed_symbols
+
     python = sum(f.lines for f in index.files if f.language == "python")
     functions = sum(1 for s in index.symbols if s.kind in ("function", "method"))
-    stubbed = len({s.symbol for s in index.stubs})
+    stubbed = len(stubbed_symbols(index))
     return (("repo.python_lines", math.log1p(python)), ("repo.files", math.log1p(len(index.files))),
             ("repo.symbols", math.log1p(len(index.symbols))),
             ("repo.stub_share", stubbed / functions if functions else 0.0), ("repo.empty", float(python == 0)))

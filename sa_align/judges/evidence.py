@@ -224,6 +224,11 @@ def in_code(index: RepoIndex, value: float, number: float) -> bool:
     return round(value, 12) in numbers or round(number, 12) in numbers
 
 
+def stubbed_symbols(index: RepoIndex) -> frozenset[str]:
+    """Ids of the functions the index holds placeholder evidence for."""
+    return per_index(index, "stubbed-symbols", lambda ix: frozenset(s.symbol for s in ix.stubs))
+
+
 def code_roots(index: RepoIndex) -> frozenset[str]:
     """Crude stems of every word of the code vocabulary, for comparing with a claim's distinctive words."""
     from sa_align.judges.words import root

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sa_align.index.model import RepoIndex, ValueFact
+from sa_align.judges.evidence import stubbed_symbols
 from sa_align.judges.words import generic_words, root
 from sa_align.models import Param, Unit
 from sa_align.resources import load_yaml
@@ -111,10 +112,6 @@ def tier(fact: ValueFact, index: RepoIndex, literal_lines: int = 0) -> int:
 # --------------------------------------------------------------------------- effect
 
 
-def _stubbed(index: RepoIndex) -> frozenset[str]:
-    return per_index(index, "stubbed-symbols", lambda ix: frozenset(s.symbol for s in ix.stubs))
-
-
 def ignored_default(fact: ValueFact, index: RepoIndex) -> bool:
     """A parameter default that the function's body never reads: whatever its value, it sets nothing.
 
@@ -123,7 +120,7 @@ def ignored_default(fact: ValueFact, index: RepoIndex) -> bool:
     """
     from sa_align.index.reads import body_reads
 
-    if fact.source != "default" or not fact.symbol or fact.symbol in _stubbed(index):
+    if fact.source != "default" or not fact.symbol or fact.symbol in stubbed_symbols(index):
         return False
     sym = index.symbol_by_id.get(fact.symbol)
     if sym is None or fact.name not in sym.params:
