@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -107,11 +107,7 @@ class CalibrationModel(_Model):
         """The standardized input matrix of feature mappings (absent -> training median + indicator)."""
         import numpy as np
 
-        x = np.array([[float(r.get(f, fill)) for f, fill in zip(self.features, self.fill)] for r in rows], dtype=float)
-        absent = np.array([[float(f not in r) for f in self.optional] for r in rows], dtype=float)
-        x = np.hstack([x, absent.reshape(len(rows), len(self.optional))])
-        x = np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0)
-        return (x - np.array(self.center)) / np.array(self.scale)
+        return (raw_inputs(rows, self.features, self.optional, self.fill) - np.array(self.center)) / np.array(self.scale)
 
     def predict(self, rows: list[Mapping[str, float]]) -> tuple[list[float], list[float]]:
         """(probability of faithful, expected score) per row."""
@@ -128,6 +124,17 @@ class CalibrationModel(_Model):
         weights /= weights.sum(axis=1, keepdims=True)
         expected = weights @ np.array(self.levels.classes)
         return [float(p) for p in prob], [float(e) for e in expected]
+
+
+def raw_inputs(rows: Sequence[Mapping[str, float]], features: Sequence[str], optional: Sequence[str],
+               fill: Sequence[float]):
+    """Inputs before standardizing: the features in order (`fill` where absent), then one absence
+    indicator per optional feature. Training and prediction both build their matrix here."""
+    import numpy as np
+
+    x = np.array([[float(r.get(f, v)) for f, v in zip(features, fill)] for r in rows], dtype=float)
+    absent = np.array([[float(f not in r) for f in optional] for r in rows], dtype=float).reshape(len(rows), len(optional))
+    return np.nan_to_num(np.hstack([x, absent]), nan=0.0, posinf=0.0, neginf=0.0)
 
 
 def shipped_path() -> Path:

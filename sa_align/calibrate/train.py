@@ -13,7 +13,7 @@ from datetime import date
 from typing import Sequence
 
 from sa_align.calibrate.features import FEATURE_VERSION, feature_names
-from sa_align.calibrate.model import CalibrationModel, LogisticHead, Provenance
+from sa_align.calibrate.model import CalibrationModel, LogisticHead, Provenance, raw_inputs
 from sa_align.models import SA_BENCH_LEVELS
 
 FAITHFUL_AT = 0.75
@@ -39,7 +39,7 @@ def fit(rows: Sequence[dict[str, float]], references: Sequence[float], provenanc
     names = feature_names()
     optional = optional_features(rows)
     fill = [float(np.median([r[f] for r in rows if f in r])) if any(f in r for r in rows) else 0.0 for f in names]
-    raw = _raw(rows, names, optional, fill)
+    raw = raw_inputs(rows, names, optional, fill)
     center, scale = raw.mean(axis=0), raw.std(axis=0)
     scale[scale < 1e-9] = 1.0
     x = (raw - center) / scale
@@ -62,14 +62,6 @@ def fit(rows: Sequence[dict[str, float]], references: Sequence[float], provenanc
                             coef=[[round(float(v), 8) for v in row] for row in coef]),
         provenance=provenance.model_copy(update={"claims": len(rows), "trained_at": provenance.trained_at or date.today().isoformat()}),
     )
-
-
-def _raw(rows, names, optional, fill):
-    import numpy as np
-
-    x = np.array([[float(r.get(f, v)) for f, v in zip(names, fill)] for r in rows], dtype=float)
-    absent = np.array([[float(f not in r) for f in optional] for r in rows], dtype=float).reshape(len(rows), len(optional))
-    return np.nan_to_num(np.hstack([x, absent]), nan=0.0, posinf=0.0, neginf=0.0)
 
 
 def _level(reference: float) -> float:
