@@ -67,8 +67,11 @@ class Calibrator:
         """The model's view of one unit's static evidence (`hand` is their uncalibrated aggregate)."""
         from sa_align.calibrate.features import unit_features
 
+        record = self.config.calibration.record_features
+        if self.model is None and not record:
+            return Calibration()
         features = unit_features(unit, verdicts, candidates, index, hand)
-        cal = Calibration(features=features if self.config.calibration.record_features else {})
+        cal = Calibration(features=features if record else {})
         if self.model is None:
             return cal
         (prob,), (expected,) = self.model.predict([features])

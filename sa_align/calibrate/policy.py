@@ -32,11 +32,7 @@ score (`_graded`), except for certain findings and LLM votes, which keep theirs.
 from __future__ import annotations
 
 from sa_align.config import EvalConfig
-from sa_align.models import Calibration, Label, UnitResult, Verdict
-
-LIFTED_LEVELS = (0.75, 1.0)
-"""An `aligned` unit's score is the nearer of these two to the model's expected score."""
-
+from sa_align.models import LABEL_SCORES, Calibration, Label, UnitResult, Verdict
 
 def calibrated_result(hand: UnitResult, cal: Calibration, config: EvalConfig) -> UnitResult:
     """The unit's result under the calibrated policy (see module docstring), graded by the model."""
@@ -53,7 +49,7 @@ def _graded(result: UnitResult) -> UnitResult:
     from sa_align.judges.routing import label_levels
 
     cal = result.calibration
-    if cal is None or cal.expected_score is None or cal.applied in ("certain", "llm", "aligned"):
+    if cal is None or cal.expected_score is None or cal.applied in ("certain", "llm"):
         return result
     levels = label_levels().get(result.label.value)
     if not levels or result.score is None:
@@ -109,8 +105,6 @@ def _keep(hand: UnitResult, cal: Calibration, how: str, *, review: bool = False,
 def _lift(hand: UnitResult, cal: Calibration) -> UnitResult:
     p = float(cal.probability or 0.0)
     best = hand.candidates[0]
-    expected = cal.expected_score if cal.expected_score is not None else 1.0
-    score = min(LIFTED_LEVELS, key=lambda level: (abs(level - expected), -level))
     aligned = [v for v in hand.verdicts if not v.abstained and v.label == Label.ALIGNED]
     evidence = [best.span, *[s for v in aligned for s in v.evidence if s != best.span]][:10]
     where = f"{best.span.path}:{best.focus_line or best.span.start_line}"
@@ -118,7 +112,7 @@ def _lift(hand: UnitResult, cal: Calibration) -> UnitResult:
               f"best candidate {where} ({', '.join(best.why[:3])})")
     votes = [v for v in hand.verdicts if not v.abstained]
     return hand.model_copy(update={
-        "label": Label.ALIGNED, "score": score, "confidence": round(p, 4), "decided_by": "static",
+        "label": Label.ALIGNED, "score": LABEL_SCORES[Label.ALIGNED], "confidence": round(p, 4), "decided_by": "static",
         "agreement": round(len(aligned) / len(votes), 4) if votes else None, "needs_review": False,
         "evidence": evidence, "reason": reason, "calibration": cal.model_copy(update={"applied": "aligned"}),
     })
