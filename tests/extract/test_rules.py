@@ -259,3 +259,9 @@ def test_training_lengths_past_ten_million_are_counts_but_data_sizes_are_not() -
     got = numeric(extract_units(paper_from_text(text)))
     assert got["transitions"] == [250_000_000]
     assert 40_000_000 not in [v for values in got.values() for v in values]
+
+
+def test_a_name_given_its_value_before_it_takes_no_second_value_after_it() -> None:
+    text = "# Setup\n\nThe encoder is trained with 0.05 weight decay for 300 epochs on one GPU.\n"
+    got = numeric(extract_units(paper_from_text(text)))
+    assert got["weight_decay"] == [0.05] and got["epochs"] == [300]
