@@ -76,7 +76,8 @@ and abstains when none is set anywhere (the missing judge decides absence).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Sequence
 
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
@@ -106,9 +107,9 @@ DEAD_CONFIDENCE = 0.5
 """Most confidence a decision resting only on configuration nothing reads can have."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class ParamDecision:
-    """What the sites say about one parameter."""
+    """What the sites say about one parameter (shared by the judges that ask: never changed once made)."""
 
     param: Param
     label: Label | None
@@ -179,9 +180,18 @@ def param_hints(unit: Unit, p: Param) -> list[str]:
     return [h for h in unit.hints if set(tokenize(h)) & words]
 
 
-def decide_params(unit: Unit, index: RepoIndex, tol: float) -> list[ParamDecision]:
-    """One decision per parameter of the unit, hints standing in for names the code does not use."""
-    return [decide_param(p, index, tol, param_hints(unit, p), unit_words(unit, p)) for p in unit.params]
+def decide_params(unit: Unit, index: RepoIndex, tol: float) -> tuple[ParamDecision, ...]:
+    """One decision per parameter of the unit, hints standing in for names the code does not use.
+
+    The numeric, stub and protocol judges all ask this of one unit: decided once per index.
+    """
+    from sa_align.retrieve.params import per_index
+
+    memo: dict[tuple[str, float], tuple[ParamDecision, ...]] = per_index(index, "param-decisions", lambda _ix: {})
+    key = (unit.model_dump_json(include={"claim", "params", "hints"}), tol)
+    if key not in memo:
+        memo[key] = tuple(decide_param(p, index, tol, param_hints(unit, p), unit_words(unit, p)) for p in unit.params)
+    return memo[key]
 
 
 def _decide_sites(
@@ -203,8 +213,7 @@ def _decide_sites(
         return ParamDecision(p, Label.MISMATCHED, 0.6, False, [c.fact for c in ignored], note)
     skip = {id(c) for c in ignored}  # identity: comparing sites field by field is quadratic on big repos
     d = _decide_checks(p, [c for c in checks if id(c) not in skip], words)
-    d.note += f"; defaults the function never reads are left out ({_sites(ignored)})"
-    return d
+    return replace(d, note=f"{d.note}; defaults the function never reads are left out ({_sites(ignored)})")
 
 
 def _checks(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> list[SiteCheck]:
@@ -230,8 +239,8 @@ def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> 
     if d.label is None or any(c.tier != DEAD for c in checks):
         return d
     # Only configuration nothing reads: it shows what was meant, not what runs.
-    d.note += "; nothing reads this configuration, so it may not take effect"
-    return ParamDecision(p, d.label, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, d.note)
+    note = f"{d.note}; nothing reads this configuration, so it may not take effect"
+    return ParamDecision(p, d.label, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, note)
 
 
 def _by_precedence(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:
@@ -310,7 +319,7 @@ def mismatch_score(bad: int, good: int) -> float:
     return 0.75 if bad / (bad + good) <= 1 / 3 else 0.5
 
 
-def combine(decisions: list[ParamDecision]) -> tuple[Label | None, float, bool, list[ValueFact], str]:
+def combine(decisions: Sequence[ParamDecision]) -> tuple[Label | None, float, bool, list[ValueFact], str]:
     """Unit label from its parameters' decisions."""
     bad = [d for d in decisions if d.label == Label.MISMATCHED]
     good = [d for d in decisions if d.label == Label.ALIGNED]
