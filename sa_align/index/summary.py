@@ -43,21 +43,25 @@ def index_summary(index) -> dict[str, Any]:
 
 
 def cached_index_summary(repo: str | Path, config, cache_dir: Path | None) -> dict[str, Any]:
-    """`index_summary` of `repo`, from the cache when its content was summarized before (`config`: `IndexConfig`)."""
-    from sa_align.index.build import build_index, snapshot
-    from sa_align.index.cache import INDEX_FORMAT, write_atomic
+    """`index_summary` of `repo`, from the cache when its content was summarized before (`config`: `IndexConfig`,
+    `None` for the defaults)."""
+    # A hit needs only the walk, the hashes and this file: the indexer and its models load on a miss.
     from sa_align.index.gitinfo import git_commit
+    from sa_align.index.snapshot import snapshot
+    from sa_align.index.store import index_root, write_atomic
 
     path = None
     snap = snapshot(repo, config)
-    if cache_dir is not None and config.use_cache:
+    if cache_dir is not None and snap.config.use_cache:
         key = snap.key
-        path = Path(cache_dir) / "index" / f"v{INDEX_FORMAT}" / f"summaries-v{SUMMARY_FORMAT}" / key[:2] / f"{key}.json"
+        path = index_root(cache_dir) / f"summaries-v{SUMMARY_FORMAT}" / key[:2] / f"{key}.json"
         try:
             summary = json.loads(path.read_text(encoding="utf-8"))
             return {**summary, "root": str(snap.root), "git_commit": git_commit(snap.root), "cache": "hit"}
         except (OSError, ValueError):
             pass  # not summarized yet (or unreadable): build it
+    from sa_align.index.build import build_index
+
     # The files are read and hashed once, for the key above and for the build.
     summary = index_summary(build_index(snap, cache_dir=cache_dir))
     if path is not None:
