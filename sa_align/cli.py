@@ -179,12 +179,14 @@ def index(
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/sa_align)."),
 ) -> None:
     """Summarize what the code index finds in REPO (cached by content, as `evaluate` caches it)."""
+    from sa_align.config import default_cache_dir
     from sa_align.errors import InputError
     from sa_align.index.summary import render_index_summary, summary_and_index
 
-    config = _config(None, 1, None, None, no_cache, cache_dir)
+    # The default index settings, without validating a whole EvalConfig (a warm run takes a third of a second).
+    cache = None if no_cache else cache_dir or default_cache_dir()
     try:
-        summary, built = summary_and_index(repo, config.index, config.index_cache_dir)
+        summary, built = summary_and_index(repo, None, cache)
     except InputError as exc:
         raise _fail(str(exc))
     if _PROCESS["main"]:

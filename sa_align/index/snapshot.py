@@ -41,7 +41,7 @@ def snapshot(repo: str | Path, config: IndexConfig | None = None) -> Snapshot:
     if config is None:
         from sa_align.config import IndexConfig
 
-        config = IndexConfig()
+        config = IndexConfig.model_construct()  # the defaults, without building the validator
     walked = walk_repo(root, config)
     data = _read(walked.files, walked.skipped)
     hashes = {rel: hashlib.sha256(blob).hexdigest() for rel, blob in data.items()}
