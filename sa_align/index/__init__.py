@@ -25,20 +25,8 @@ _LAZY = {
 
 if TYPE_CHECKING:
     from sa_align.index.build import build_index
-    from sa_align.index.model import (
-        CallFact,
-        EntryPoint,
-        FileFacts,
-        FileInfo,
-        RepoIndex,
-        SkippedFile,
-        StubFact,
-        Symbol,
-        TextFact,
-        UnboundName,
-        UnusedImport,
-        ValueFact,
-    )
+    from sa_align.index.model import (CallFact, EntryPoint, FileFacts, FileInfo, RepoIndex, SkippedFile, StubFact,
+                                      Symbol, TextFact, UnboundName, UnusedImport, ValueFact)
 
 
 def __getattr__(name: str) -> Any:
