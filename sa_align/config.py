@@ -77,7 +77,7 @@ class CalibrationConfig(_Config):
     """Let the model's probability shape the labels; `False` keeps the uncalibrated aggregate."""
     model: Path | None = None
     """A model file to use instead of the shipped one (`units/calibration/sabench.json`)."""
-    band: tuple[float, float] = (0.2, 0.4)
+    band: tuple[float, float] = (0.2, 0.35)
     """The uncertainty band `(low, high)`: a probability inside it leaves the unit `undecided` for review (and is where LLM judges run); at or above `high` the unit may be lifted to `aligned`."""
     strong_failure: float = Field(default=0.7, ge=0, le=1)
     """A failure vote at least this confident stands below the band's top, inside the band too (flagged for review): strong evidence, such as an identifier the unit names being absent, is not left to the model."""

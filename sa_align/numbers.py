@@ -30,7 +30,7 @@ _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+
 _SUP_CHARS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _MINUS = "\u2212"
 
-_MANT = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:_\d+)+|\d+)(?:\.\d+)?|\.\d+"
+_MANT = r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:_\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+"
 # The exponent after `^` or `**`: `-4`, `{-4}`, `{ - 4 }`, `(-4)`.
 _POWEXP = (
     r"(?:\s*(?:\^|\*\*)\s*(?:\{\s*[-+\u2212]?\s*\d+\s*\}|\(\s*[-+\u2212]?\s*\d+\s*\)|[-+\u2212]?\d+)"
@@ -176,10 +176,29 @@ def parse_number(text: str | int | float) -> float | None:
     return q.value if q else None
 
 
+_LIST_LEFT = re.compile(r"\[[\d,\s]*$")
+_LIST_RIGHT = re.compile(r"[\d,\s]*\]")
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+")
+
+
+def _bracket_list(text: str, m: re.Match[str]) -> bool:
+    """`[81,120]`, `[20,40,50,100,200]`: digits and commas alone between square brackets are a list,
+    not one number with thousands separators (`[1,000]`, a group starting with 0, stays one number)."""
+    if not _GROUPED.search(m.group(0)) or ",0" in m.group(0):
+        return False
+    return bool(_LIST_LEFT.search(text, max(0, m.start() - 40), m.start())) and bool(_LIST_RIGHT.match(text, m.end()))
+
+
 def find_quantities(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, Quantity]]:
     """Every number token in `text[start:end]` as `(start, end, Quantity)` with offsets into `text`."""
     found: list[tuple[int, int, Quantity]] = []
     for m in NUMBER_RE.finditer(text, start, len(text) if end is None else end):
+        if _bracket_list(text, m):
+            pos = m.start()
+            for part in m.group(0).split(","):
+                found += find_quantities(text, pos, pos + len(part))
+                pos += len(part) + 1
+            continue
         q = _quantity(m, m.group(0))
         if q is not None:
             found.append((m.start(), m.end(), q))

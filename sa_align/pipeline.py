@@ -295,7 +295,7 @@ async def _judge_one(ctx, run: _Run) -> list[Verdict]:
     except Exception as exc:  # the unit keeps its uncalibrated aggregate
         run.errors.append(f"calibration failed for {ctx.unit.id}: {type(exc).__name__}: {exc}")
         return static + await judge_llm_votes(ctx, static)
-    if calibrator.wants_llm(cal):
+    if calibrator.wants_llm(cal, hand):
         return static + await judge_llm_votes(ctx, static)
     if llm_would_run(ctx, static):
         calibrator.skipped_llm(sum(spec.samples for spec in ctx.config.judges))

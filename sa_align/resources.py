@@ -39,3 +39,22 @@ def load_yaml(relpath: str) -> Any:
 def prompt_text(name: str) -> str:
     """Text of `prompts/<name>`."""
     return (data_dir("prompts") / name).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def code_fingerprint() -> str:
+    """A digest of the installed code and its shipped data (`units/`, `prompts/`).
+
+    Resumable runs keep a result only while this is unchanged: an edited judge, rule
+    table or model gives other results under the same version number (an editable
+    install, a development checkout).
+    """
+    import hashlib
+
+    digest = hashlib.sha256()
+    folders = [_PKG] + [data_dir(name) for name in ("units", "prompts") if not (_PKG / name).is_dir()]
+    for folder in folders:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix not in (".pyc", ".pyo")):
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]

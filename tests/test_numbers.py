@@ -53,6 +53,13 @@ def test_decimal_pairs_are_not_fractions() -> None:
     assert [q.value for _, _, q in find_quantities("betas 0.9/0.999")] == [0.9, 0.999]
 
 
+def test_comma_lists_in_square_brackets_are_lists() -> None:
+    text = "each trajectory is a [64,200] grid, sweeps over [10,20,50,100,250] and 1,024 or [1,000] samples"
+    found = find_quantities(text)
+    assert [text[s:e] for s, e, _ in found] == ["64", "200", "10", "20", "50", "100", "250", "1,024", "1,000"]
+    assert [q.value for _, _, q in found][-2:] == [1024, 1000]
+
+
 def test_values_equal_percent_policy() -> None:
     assert values_equal("5%", 0.05)
     assert values_equal("5%", 5)

@@ -21,7 +21,12 @@ def test_example_report_shows_every_label(report):
     labels = {r.unit.id: r.label for r in report.results}
     assert set(labels.values()) == set(Label)
     assert labels["num-004"] == Label.MISMATCHED  # lr 0.02 against the paper's 0.01
-    assert labels["num-001"] == Label.ALIGNED
+    assert labels["num-002"] == Label.ALIGNED
+    # gamma = 2 takes effect, but the scheduler's gamma=0.1 differs: the calibrated judge's
+    # probability sits near its band's top, so a retrained model may leave it for review.
+    gamma = next(r for r in report.results if r.unit.id == "num-001")
+    assert gamma.label == Label.ALIGNED or (
+        gamma.needs_review and gamma.calibration.in_band and "uncalibrated: aligned" in gamma.reason)
     assert labels["meth-002"] == Label.STUBBED  # TODO normalizer returning a constant
     assert labels["meth-003"] == Label.STUBBED  # bias init that nothing calls
     assert labels["meth-001"] == Label.MISATTRIBUTED  # balanced CE instead of focal loss

@@ -37,8 +37,10 @@ class PairOutcome(BaseModel):
 
 
 def stamp(digest: str, config: EvalConfig) -> str:
-    """The `.done` stamp of a pair whose inputs have content digest `digest`."""
-    blob = json.dumps([digest, config.public_dict()], sort_keys=True)
+    """The `.done` stamp of a pair whose inputs have content digest `digest`, evaluated by this code."""
+    from sa_align.resources import code_fingerprint
+
+    blob = json.dumps([digest, config.public_dict(), code_fingerprint()], sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 

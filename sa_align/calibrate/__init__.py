@@ -9,7 +9,7 @@ judge (`policy`).
 
     calibrator = Calibrator.for_config(config)      # loads and checks the model
     cal = calibrator.assess(unit, static_verdicts, candidates, index, hand)
-    if calibrator.wants_llm(cal): ...                # only uncertain units cost an LLM call
+    if calibrator.wants_llm(cal, hand): ...          # only units it cannot settle cost an LLM call
     result = calibrator.decide(hand_with_llm_votes, cal)
 
 Training (scikit-learn, the `bench` extra) is `sa_align.calibrate.train`.
@@ -79,9 +79,12 @@ class Calibrator:
         return cal.model_copy(update={"probability": round(prob, 4), "expected_score": round(expected, 4),
                                       "in_band": low < prob < high})
 
-    def wants_llm(self, cal: Calibration) -> bool:
-        """Whether LLM judges should look: only inside the band, or always when no model ran."""
-        return self.model is None or cal.in_band
+    def wants_llm(self, cal: Calibration, hand: UnitResult) -> bool:
+        """Whether LLM judges should look: inside the band, where the static evidence alone (`hand`)
+        would leave the unit `undecided`, or always when no model ran."""
+        from sa_align.models import Label
+
+        return self.model is None or cal.in_band or self.decide(hand, cal).label == Label.UNDECIDED
 
     def skipped_llm(self, samples: int) -> None:
         """Count one unit whose LLM judges were not called."""

@@ -32,7 +32,7 @@ from sa_align.models import Attribution, Candidate, Label, Unit, UnitKind, UnitR
 if TYPE_CHECKING:
     from sa_align.index.model import RepoIndex
 
-FEATURE_VERSION = "1"
+FEATURE_VERSION = "2"
 """Bump with any change to the names below or to what they measure."""
 
 JUDGES = ("attribution", "missing", "numeric", "ordering", "protocol", "stub", "values")
@@ -40,7 +40,12 @@ JUDGES = ("attribution", "missing", "numeric", "ordering", "protocol", "stub", "
 
 _UNIT = ("unit.kind_numerical", "unit.kind_method", "unit.kind_protocol", "unit.kind_ordering", "unit.params",
          "unit.entities", "unit.steps", "unit.words", "unit.stated_values", "unit.hints", "unit.cited")
-_EVIDENCE = ("values.found_share", "values.absent", "params.set_share", "words.found_share", "words.count")
+_EVIDENCE = ("values.found_share", "values.absent", "values.colocated_share", "values.sites", "params.set_share",
+             "words.found_share", "words.count")
+_WINDOW = 30
+"""Lines within which stated values count as set together (a config block, an optimizer call)."""
+_ANCHORS = 200
+"""Values written in more places than this start no window of their own."""
 _CANDIDATES = ("cand.count", "cand.top1", "cand.top2", "cand.gap", "cand.top1_signals", "cand.top1_param",
                "cand.embedding", "cand.same_file", "cand.top1_lines", "cand.top1_stub", "cand.words_top1",
                "cand.words_top3", "cand.values_top3", "cand.bm25_terms")
@@ -98,6 +103,7 @@ def _evidence(unit: Unit, stated: list[tuple[float, float]], words: set[str], in
         found = sum(in_code(index, value, number) for value, number in stated)
         out["values.found_share"] = found / len(stated)
         out["values.absent"] = float(len(stated) - found)
+        out.update(_colocation(stated, index))
     if unit.params:
         params = param_index(index)
         out["params.set_share"] = sum(bool(params.sites(p)) for p in unit.params) / len(unit.params)
@@ -105,6 +111,42 @@ def _evidence(unit: Unit, stated: list[tuple[float, float]], words: set[str], in
     if words:
         out["words.found_share"] = len(words & code_roots(index)) / len(words)
     return out
+
+
+def _colocation(stated: list[tuple[float, float]], index: "RepoIndex") -> dict[str, float]:
+    """How many of the stated values are written near one another outside tests (`values.colocated_share`),
+    and how common the found ones are (`values.sites`, mean log count of places): a rare value
+    set beside the claim's other values is evidence, a `10` written everywhere is not."""
+    from sa_align.judges.evidence import number_sites
+    from sa_align.retrieve.params import is_test_path
+
+    sites = number_sites(index)
+    places: list[dict[str, list[int]]] = []
+    for value, number in dict.fromkeys(stated):
+        lines: dict[str, list[int]] = {}
+        for path, line in {s for key in {round(value, 12), round(number, 12)} for s in sites.get(key, ())}:
+            if not is_test_path(path):
+                lines.setdefault(path, []).append(line)
+        places.append({path: sorted(ls) for path, ls in lines.items()})
+    found = [p for p in places if p]
+    out: dict[str, float] = {}
+    if found:
+        out["values.sites"] = sum(math.log1p(sum(map(len, p.values()))) for p in found) / len(found)
+    if len(places) >= 2 and found:
+        # The best window starts at some value's site; common values alone would make thousands of anchors.
+        rare = [p for p in found if sum(map(len, p.values())) <= _ANCHORS] or found
+        anchors = {(path, line) for p in rare for path, ls in p.items() for line in ls}
+        out["values.colocated_share"] = max(sum(_near(p.get(path, ()), line) for p in places)
+                                            for path, line in anchors) / len(places)
+    return out
+
+
+def _near(lines: Sequence[int], start: int) -> bool:
+    """Whether a sorted list of lines has one in [start, start + _WINDOW]."""
+    from bisect import bisect_left
+
+    i = bisect_left(lines, start)
+    return i < len(lines) and lines[i] <= start + _WINDOW
 
 
 def _candidates(candidates: Sequence[Candidate], index: "RepoIndex") -> dict[str, float]:

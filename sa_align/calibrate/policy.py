@@ -23,7 +23,8 @@ In this order:
    (`Verdict.lean`: weak evidence such as stated values absent from the code,
    which alone never decides) becomes the label, since the model is sure the
    claim is not implemented faithfully and the lean says how; with neither, the
-   unit stays `undecided` rather than getting a failure label without evidence.
+   unit stays `undecided` rather than getting a failure label without evidence
+   (with LLM judges configured, such units are sent to them: `Calibrator.wants_llm`).
 
 A decided unit's score is then the level of its label nearest the model's expected
 score (`_graded`), except for certain findings and LLM votes, which keep theirs.

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from sa_align.aliases import canonical_param
+from sa_align.aliases import canonical_param, find_entities
 from sa_align.extract.numerical import PROTOCOL_PARAMS, is_result_sentence, is_statistics
-from sa_align.extract.spaced import math_quantities, with_spaced
-from sa_align.extract.text import Sentence, cue_regex, cues, word_regex
+from sa_align.extract.spaced import math_quantities, quantities_joined, with_spaced
+from sa_align.extract.text import Sentence, cue_regex, cues, math_spans, word_regex
 from sa_align.models import Param
 from sa_align.numbers import find_quantities
 
@@ -24,6 +24,12 @@ _SYMBOL_BEFORE = re.compile(
 )
 _VALUE_END = re.compile(r"[\s~]*(?:\$|,|;|\.(?!\d)|\)|\\[,;]|\\q?quad|\\text|$)|[ \t]+[A-Za-z]")
 """What may follow a symbol's value: the end of the math or of a clause, not an operator (`\\alpha_t = 1 - \\beta_t`)."""
+_SYMBOL = r"(\\?[A-Za-z]+(?:\s*_\s*(?:\{(?:[^{}$]|\{[^{}$]{0,16}\}){1,30}\}|\\?\w+))?)"
+_UNIFORM = re.compile(
+    rf"(?<![\\\w]){_SYMBOL}[\s~]*\\sim[\s~$]*(?:\\mathcal\s*\{{\s*U\s*\}}|\\mathcal\s*U|U|\\mathrm\s*\{{\s*U\s*\}})\s*\("
+)
+"""`x \\sim U (`: a symbol drawn from a uniform distribution (the converter may close the math before `U`)."""
+_TAGGED = re.compile(r"(?<![\w\-])([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)[ \t]?\(([-+\d.,\s eEkKMB%]{1,30})\)")
 _LATEX_CMD = re.compile(r"\\(?:mathrm|text|mathit|operatorname|mathbf|rm)\s*")
 _WORD_OR_SIGN = re.compile(r"[A-Za-z][A-Za-z\-]*|[=:$]|[^\sA-Za-z=:$]+")
 _WORDS_AFTER = re.compile(r"(?:[ \t]+[A-Za-z][A-Za-z\-]*){1,4}")
@@ -66,26 +72,81 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
             continue
         if text[s - 1 : s] in "-/.×x^_{" or text[e : e + 1] in "-/×x%" or _BEFORE.search(text, max(0, s - 16), s):
             continue  # part of a name, a ratio or a shape (`ViT-B/16`, `3x3`)
-        name = _noun_phrase(text, e, sent.end, q.value) if counts_ok and q.integral and q.value > 2 else None
         sym = _symbol(text, max(sent.start, s - 40), s) if _VALUE_END.match(text, e) else None
+        # `$D = 3$ ConvLSTM layers`: an assigned symbol states a setting; the words after it name it.
+        counted = (counts_ok or sym is not None) and q.integral and q.value > 2
+        name = _noun_phrase(text, e + (text[e : e + 1] == "$"), sent.end, q.value) if counted else None
+        surface = sym if name and sym else name
         # A subscripted symbol (`\\sigma _ { v }`, `S _ { x }`) names one constant; a bare one needs a setting cue.
         name = name or _head_phrase(text, max(sent.start, s - 60), s) or (sym if counts_ok or (sym and "_" in sym) else None)
-        canon = (canonical_param(name) or name.replace(" ", "_").replace("-", "_").lower()) if name else None
+        if name and not surface:
+            surface = name
+        canon = _canon(name) if name else None
         if canon and canon not in bound and canon not in PROTOCOL_PARAMS:
-            out.append((s, Param(name=canon, surface=name, value=q.scalar(), text=q.text)))
+            out.append((s, Param(name=canon, surface=surface, value=q.scalar(), text=q.text)))
+    out += distributions(text, sent) + tagged_values(text, sent)
     # Checked last: naming a dataset's statistics is rarer than having no count at all, and dearer to test.
     return [] if out and is_statistics(text, sent) else out
+
+
+def _canon(name: str) -> str:
+    return canonical_param(name) or name.replace(" ", "_").replace("-", "_").lower()
+
+
+def distributions(text: str, sent: Sentence) -> list[tuple[int, Param]]:
+    """`$a _ { 1 } \\sim U ( 0 , 2 )$`: a symbol drawn uniformly from an interval, as a range param."""
+    out = []
+    for m in _UNIFORM.finditer(text, sent.start, sent.end):
+        sym = _symbol_name(m.group(1))
+        close = text.find(")", m.end(), min(sent.end, m.end() + 60))
+        values = [q for _, _, q in quantities_joined(text[m.end() : close])] if close > 0 else []
+        if sym and len(values) == 2:
+            lo, hi = (q.scalar() for q in values)
+            out.append((m.start(), Param(name=_canon(sym), surface=sym, values=[lo, hi], shape="range",
+                                         text=text[m.end() - 1 : close + 1])))  # fmt: skip
+    return out
+
+
+def tagged_values(text: str, sent: Sentence) -> list[tuple[int, Param]]:
+    """`NS (1e-5)`, `CNS(0.1, 0.01)`, `Poseidon-B (158M)`: a dataset or model name (two capitals at
+    least) written with its setting or size in parentheses right after it. A lone integer is an
+    equation, item or year number (`ODE (5)`, `Smith (2020)`), not a setting."""
+    out = []
+    math = [(sent.start + a, sent.start + b) for a, b in math_spans(sent.text)]
+    for m in _TAGGED.finditer(text, sent.start, sent.end):
+        name = m.group(1)
+        if any(a <= m.start() < b for a, b in math):
+            continue  # `U ( 0 , 2 )`, `f ( 3 )` in math are functions applied, not names with their settings
+        values = [q for _, _, q in find_quantities(m.group(2))]
+        if not values or sum(c.isupper() for c in name) < 2 or name.lower() in _reference_words():
+            continue  # `Inserting (28)`, `Scheme (26208924)`: a word, not the name of a dataset or model
+        if len(values) == 1 and values[0].text.isdigit():
+            continue  # `ODE (5)`, `ICLR (2024)`: an equation, item or year number
+        if any(e.target[0] == "metric" for e in find_entities(name)):
+            continue  # `IS (265.1)`: a result
+        vals = [q.value if q.percent else q.scalar() for q in values]
+        shape = {"value": vals[0]} if len(vals) == 1 else {"values": vals, "shape": "sequence"}
+        out.append((m.start(), Param(name=_canon(name), surface=name, text=m.group(2).strip(), **shape)))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _reference_words() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in cues().get("numerical", {}).get("reference_words", []))
 
 
 def _symbol(text: str, start: int, end: int) -> str | None:
     """`\\beta _ { T } =` or `P_{max} =` right before a number: the symbol as a name (`beta_T`)."""
     m = _SYMBOL_BEFORE.search(text, start, end)
-    if not m:
-        return None
-    sym = _LATEX_CMD.sub("", m.group(1))
+    return _symbol_name(m.group(1)) if m else None
+
+
+def _symbol_name(raw: str) -> str | None:
+    sym = _LATEX_CMD.sub("", raw)
     sym = re.sub(r"[\s{}\\]", "", sym).strip("_")
-    # One lower-case letter is an index or a loop variable (`n = 3`, `k = 5`), not a named setting.
-    return sym if len(sym) > 1 and not sym.isdigit() else None
+    # One lower-case letter is an index or a loop variable (`n = 3`, `k = 5`), not a named setting;
+    # one capital (`N = 100` steps, `T = 1000`) names a count or a horizon.
+    return sym if (len(sym) > 1 or sym.isupper()) and not sym.isdigit() else None
 
 
 @lru_cache(maxsize=1)

@@ -254,8 +254,11 @@ def bind(text: str, sent: Sentence, mentions: list[Mention], groups: list[Group]
     """Pair value groups with parameter mentions."""
     out: list[Binding] = []
     math = [(sent.start + s, sent.start + e) for s, e in math_spans(sent.text)]
+    named_before: set[int] = set()  # mentions whose value came before them ("0.02 weight decay")
     for g in groups:
         idx, postfix = _prefix(text, mentions, g), False
+        if idx in named_before:
+            idx = None  # "0.02 weight decay for 800 epochs": the 800 is not a second weight decay
         if (
             idx is not None
             and _in_math(math, mentions[idx].start)
@@ -278,6 +281,8 @@ def bind(text: str, sent: Sentence, mentions: list[Mention], groups: list[Group]
         m = mentions[idx]
         if not postfix and any(q.text[:1].isalpha() for _, _, q in g.items):
             continue  # number words ("two") only count right before their noun ("two residual blocks")
+        if postfix:
+            named_before.add(idx)
         unit = m.surface.split()[-1].lower() if postfix else None
         out.append(Binding(m, str(m.target), g.items, g.shape, unit, postfix=postfix))
     return [b for b in out if _context_ok(b.name, sent.text)]

@@ -152,8 +152,14 @@ def _realigned(row: Row, prev: Row | None, name_col: int) -> Row:
 
 
 def _head_share(heads: list[str], value_cols: list[int]) -> float:
-    """Share of value columns whose header names a known parameter (`#Layers`, `Learning Rate`)."""
-    return sum(bool(_known_name(heads[c])) for c in value_cols) / max(1, len(value_cols))
+    """Share of value columns whose header is mostly a known parameter's name (`#Layers`, `Learning Rate`;
+    not `Base-Resolution Model`, a configuration that merely contains one)."""
+    return sum(_names_most(heads[c]) for c in value_cols) / max(1, len(value_cols))
+
+
+def _names_most(cell: str) -> bool:
+    covered = sum(len(_LETTERS.findall(m.surface)) for m in _known_name(cell))
+    return covered > 0 and covered * 3 >= 2 * len(_LETTERS.findall(cell))
 
 
 def _column_share(body: list[Row], name_col: int) -> float:
@@ -195,10 +201,14 @@ def _settings_table(text: str, table: Table, body: list[Row], name_col: int, hea
     a caption or header that says so; else a plain `Value` header or a name column mostly of parameter
     names, but never a name column mostly of datasets, tasks or methods."""
     cap = caption(text, table)
-    if word_regex(tuple(str(w) for w in _tcues().get("result_words", []))).search(cap) or _spread_share(body, name_col) > 0.3:
-        return False
     words = word_regex(tuple(str(w) for w in _tcues().get("setting_words", [])))
-    if words.search(cap) or any(words.search(h) for h in heads):
+    result = word_regex(tuple(str(w) for w in _tcues().get("result_words", []))).search(cap)
+    setting = words.search(cap)
+    # The caption's subject comes first: "Hyperparameters ... for the results of Table 2" lists settings,
+    # "Results with different hyperparameters" reports outcomes.
+    if (result and not (setting and setting.start() < result.start())) or _spread_share(body, name_col) > 0.3:
+        return False
+    if setting or any(words.search(h) for h in heads):
         return True
     names = [r.cells[name_col].text for r in body if name_col < len(r.cells)]
     entities = sum(any(m.target[0] in ("dataset", "method") for m in find_entities(n)) for n in names)

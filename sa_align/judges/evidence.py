@@ -193,7 +193,31 @@ def relevant_symbols(ctx: JudgeContext, limit: int = 3) -> list[Symbol]:
     return out
 
 
+_NEWLINE = re.compile("\n")
 _NUMBER_TOKEN = re.compile(r"(?<![\w.])[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+
+
+def number_sites(index: RepoIndex) -> dict[float, tuple[tuple[str, int], ...]]:
+    """Every number written in a code or config file (comments and tests included), rounded,
+    with the (path, line) of each place it is written."""
+    from bisect import bisect_right
+
+    from sa_align.numbers import parse_number
+
+    def build(ix: RepoIndex) -> dict[float, tuple[tuple[str, int], ...]]:
+        out: dict[float, list[tuple[str, int]]] = {}
+        for info in ix.files:
+            if info.kind not in CODE_KINDS:
+                continue
+            text = ix.file_text(info.path)
+            breaks = [m.start() for m in _NEWLINE.finditer(text)]
+            for match in _NUMBER_TOKEN.finditer(text):
+                value = parse_number(match.group().replace("_", ""))
+                if value is not None:
+                    out.setdefault(round(value, 12), []).append((info.path, bisect_right(breaks, match.start()) + 1))
+        return {value: tuple(sites) for value, sites in out.items()}
+
+    return per_index(index, "number-sites", build)
 
 
 def code_numbers(index: RepoIndex) -> frozenset[float]:
@@ -202,20 +226,7 @@ def code_numbers(index: RepoIndex) -> frozenset[float]:
     For "does this value occur anywhere at all": a superset is the safe side, since
     only the absence of a value is ever concluded from it.
     """
-    from sa_align.numbers import parse_number
-
-    def build(ix: RepoIndex) -> frozenset[float]:
-        out: set[float] = set()
-        for info in ix.files:
-            if info.kind not in CODE_KINDS:
-                continue
-            for token in _NUMBER_TOKEN.findall(ix.file_text(info.path)):
-                value = parse_number(token.replace("_", ""))
-                if value is not None:
-                    out.add(round(value, 12))
-        return frozenset(out)
-
-    return per_index(index, "code-numbers", build)
+    return per_index(index, "code-numbers", lambda ix: frozenset(number_sites(ix)))
 
 
 def in_code(index: RepoIndex, value: float, number: float) -> bool:

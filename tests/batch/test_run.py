@@ -61,6 +61,14 @@ def test_resume_follows_content_not_paths(tmp_path):
     assert changed[1].counts["mismatched"] == again[1].counts["mismatched"] - 1
 
 
+def test_a_pair_done_by_other_code_is_evaluated_again(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    run_batch(write_manifest(tmp_path), out, workers=1, config=_offline())
+    monkeypatch.setattr("sa_align.resources.code_fingerprint", lambda: "edited")
+    again = run_batch(write_manifest(tmp_path), out, workers=1, config=_offline())
+    assert [o.status for o in again] == ["done", "done", "done"]
+
+
 class Killed(BaseException):
     """Stands in for the process being stopped mid-batch (like KeyboardInterrupt, not an Exception)."""
 

@@ -1,4 +1,4 @@
-"""The calibrator in a real evaluation: model loading, LLM calls only inside the band, bad model files."""
+"""The calibrator in a real evaluation: model loading, LLM calls only where it cannot settle a unit, bad model files."""
 
 from __future__ import annotations
 
@@ -55,6 +55,25 @@ def test_units_outside_the_band_save_their_llm_calls_and_the_report_says_so(tmp_
     assert all(r.calibration.llm_skipped and r.calibration.probability == 0.9 for r in report.results)
     # Both units have located candidates and no failure: lifted, citing the candidate.
     assert all(r.label == Label.ALIGNED and r.evidence for r in report.results)
+
+
+def test_units_below_the_band_go_to_the_llm_only_when_the_static_evidence_leaves_them_undecided(tmp_path, llm_server):
+    from sa_align.models import Unit
+
+    llm_server.always(_vote)
+    paper = Paper(title="Trainer", text="label smoothing")
+    # A named identifier that the code lacks is a failure the static judges show (the trainer's
+    # placeholder body may be where it was deferred).
+    absent = Unit(id="absent", kind="method", claim="Gradients are clipped by a global norm.", hints=["clip_by_global_norm_xyz"])
+    report = sa_align.evaluate(paper, _trainer(tmp_path), units=[*LLM_UNITS, absent],
+                               config=_config(llm_server, tmp_path, 0.05))
+    by_id = {r.unit.id: r for r in report.results}
+    # Nothing static shows a failure for the two method units: only an LLM judge can settle them.
+    assert len(llm_server.requests) == 2 and report.calibration.llm_units_skipped == 1
+    assert by_id["ls"].calibration.applied == "llm" and by_id["ls"].label == Label.ALIGNED
+    absent_result = by_id["absent"]
+    assert absent_result.label in (Label.MISSING, Label.STUBBED) and absent_result.decided_by == "static"
+    assert absent_result.calibration.llm_skipped
 
 
 def test_the_shipped_model_runs_by_default_and_is_named_in_the_report(tmp_path):

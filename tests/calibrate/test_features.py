@@ -53,6 +53,21 @@ def test_a_numerical_claim_found_in_code_has_every_value_found(tmp_path):
     assert all(isinstance(v, float) for v in f.values())
 
 
+def test_values_set_together_are_colocated_and_scattered_ones_are_not(tmp_path):
+    lines = ["SCATTERED = [0.37]"] + ["x = None"] * 80 + ["OTHER = 0.91"]
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_far.py").write_text("BOTH = (0.37, 0.91)\n")
+    (tmp_path / "far.py").write_text("\n".join(lines) + "\n")
+    together = _features(tmp_path, Unit(id="u", kind="numerical", claim="learning rate 3e-4 with 500 warmup steps"))
+    apart = _features(tmp_path, Unit(id="v", kind="numerical", claim="momentum 0.37 and dropout 0.91"))
+    assert together["values.colocated_share"] == 1.0
+    # Only the test file sets both within a few lines, and tests never show what a run uses.
+    assert apart["values.found_share"] == 1.0 and apart["values.colocated_share"] == 0.5
+    assert apart["values.sites"] > 0
+    one = _features(tmp_path, Unit(id="w", kind="numerical", claim="momentum 0.37 for every run"))
+    assert "values.colocated_share" not in one and "values.sites" in one
+
+
 def test_a_placeholder_body_shows_as_a_stub_vote_and_a_stub_candidate(tmp_path):
     unit = Unit(id="u", kind="method", claim="The contrastive loss divides similarities by a temperature",
                 hints=["contrastive_loss"])

@@ -259,3 +259,46 @@ def test_training_lengths_past_ten_million_are_counts_but_data_sizes_are_not() -
     got = numeric(extract_units(paper_from_text(text)))
     assert got["transitions"] == [250_000_000]
     assert 40_000_000 not in [v for values in got.values() for v in values]
+
+
+def test_a_name_given_its_value_before_it_takes_no_second_value_after_it() -> None:
+    text = "# Setup\n\nThe encoder is trained with 0.05 weight decay for 300 epochs on one GPU.\n"
+    got = numeric(extract_units(paper_from_text(text)))
+    assert got["weight_decay"] == [0.05] and got["epochs"] == [300]
+
+
+def test_a_value_drawn_from_an_interval_is_a_range() -> None:
+    text = "# Training\n\nFor each batch the dropout rate is randomly sampled in [0.1, 0.3].\n"
+    assert numeric(extract_units(paper_from_text(text)))["dropout"] == [("range", [0.1, 0.3])]
+
+
+def test_a_capital_symbol_assigned_in_math_names_a_count_by_the_words_after_it() -> None:
+    text = (
+        "# Solver\n\nTime is discretized into $N = 6 4$ uniform time steps, and the policy has "
+        "$L = 4$ residual blocks; with $k = 5$ we repeat.\n"
+    )
+    units = extract_units(paper_from_text(text))
+    params = {p.surface: (p.name, p.value) for u in units for p in u.params}
+    assert params["N"] == ("uniform_time_steps", 64) and params["residual blocks"] == ("num_layers", 4)
+    assert 5 not in [v for _, v in params.values()]  # a lower-case letter stays an index
+
+
+def test_uniform_draws_in_converted_math_are_ranges_named_by_their_symbol() -> None:
+    text = (
+        "# Data\n\nInitial conditions are generated with $c _ { 0 } ~ \\sim ~ U ( - 1 , 3 )$ and "
+        "$\\gamma _ { 2 } \\sim$ $U ( 0 . 0 5 , 0 . 2 5 )$ for every trajectory.\n"
+    )
+    got = numeric(extract_units(paper_from_text(text)))
+    assert got["c_0"] == [("range", [-1, 3])] and got["gamma_2"] == [("range", [0.05, 0.25])]
+    assert "u" not in got
+
+
+def test_names_with_their_setting_in_parentheses() -> None:
+    text = (
+        "# Setup\n\nWe train on the KdV (5e-3) and BURGERS(0.1, 0.02) sets and use the pretrained "
+        "Atlas-L (350M) model. Inserting (12) into Eq (4) as in Lee (2021) gives ODE (7).\n"
+    )
+    got = numeric(extract_units(paper_from_text(text)))
+    assert got["kdv"] == [0.005] and got["burgers"] == [("sequence", [0.1, 0.02])]
+    assert got["atlas_l"] == [350_000_000]
+    assert not {"inserting", "eq", "lee", "ode"} & set(got)

@@ -204,3 +204,20 @@ def test_a_table_setting_its_columns_side_by_side_gives_every_pair() -> None:
 def test_greek_letters_in_an_unknown_row_name_are_spelled_out() -> None:
     got = params(extract_units(paper_from_text(PAIRED)))
     assert got["w_kappa_tau"] == [(-0.3, None)]
+
+
+def test_a_settings_caption_mentioning_results_later_still_lists_settings() -> None:
+    text = (
+        "# Appendix\n\nTable 7: Training hyperparameters of the coarse and fine models behind the results in Table 2.\n\n"
+        "<table><tr><td>Setting</td><td>Coarse-Resolution Model</td><td>Fine-Resolution Model</td></tr>"
+        "<tr><td>Learning rate</td><td>3e-4</td><td>1e-4</td></tr>"
+        "<tr><td>Batch size</td><td>64</td><td>32</td></tr></table>\n\n"
+        "Table 8: Results with different hyperparameters.\n\n"
+        "<table><tr><td>Setting</td><td>Score</td></tr><tr><td>Learning rate</td><td>71.5</td></tr>"
+        "<tr><td>Batch size</td><td>70.2</td></tr></table>\n"
+    )
+    got = params(extract_units(paper_from_text(text)))
+    # A header merely containing a parameter's name (`Resolution`) names a configuration, not the parameter.
+    assert got["learning_rate"] == [(0.0003, "Coarse-Resolution Model"), (0.0001, "Fine-Resolution Model")]
+    assert got["batch_size"] == [(64, "Coarse-Resolution Model"), (32, "Fine-Resolution Model")]
+    assert "image_size" not in got

@@ -2,8 +2,9 @@
 
 Each run's repository is exported into a fresh folder without its judge output
 (`repo/result/`), so nothing of the answer can be indexed, retrieved or shown to
-a judge. A finished run is stored under `OUT/runs/` with a stamp of its inputs
-and configuration, so an interrupted benchmark resumes where it stopped.
+a judge. A finished run is stored under `OUT/runs/` with a stamp of its inputs,
+configuration and code (`resources.code_fingerprint`), so an interrupted benchmark
+resumes where it stopped and a record made by other code is never reused.
 """
 
 from __future__ import annotations
@@ -186,9 +187,10 @@ def python_lines(repo: Path) -> int:
 
 def _stamp(paper: Path, repo: Path, scores: RunScores, config: EvalConfig) -> str:
     from sa_align import __version__
+    from sa_align.resources import code_fingerprint
 
     h = hashlib.sha256()
-    h.update(__version__.encode())
+    h.update(f"{__version__} {code_fingerprint()}".encode())
     h.update(json.dumps(config.public_dict(), sort_keys=True, default=str).encode())
     h.update(paper.read_bytes())
     h.update(json.dumps([c.model_dump() for c in scores.claims], sort_keys=True).encode())

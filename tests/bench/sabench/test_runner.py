@@ -54,7 +54,7 @@ def test_the_judge_never_sees_the_result_folder(tmp_path):
     assert "LEAKMARK" not in seen["report"] and "sau-score" not in seen["report"]
 
 
-def test_a_finished_run_is_resumed_not_recomputed(tmp_path):
+def test_a_finished_run_is_resumed_not_recomputed(tmp_path, monkeypatch):
     calls = []
 
     def counting(paper, repo, *, units, config):
@@ -71,7 +71,11 @@ def test_a_finished_run_is_resumed_not_recomputed(tmp_path):
     try:
         first = run_all(FIXTURE, _config(tmp_path), out, papers=["tiny-sgd"], setups=["alpha_basic"])
         second = run_all(FIXTURE, _config(tmp_path), out, papers=["tiny-sgd"], setups=["alpha_basic"])
+        # Edited judges or rule tables under the same version number: the stored run is stale.
+        monkeypatch.setattr("sa_align.resources.code_fingerprint", lambda: "edited")
+        third = run_all(FIXTURE, _config(tmp_path), out, papers=["tiny-sgd"], setups=["alpha_basic"])
     finally:
         runner._default_evaluator = original
-    assert len(calls) == 1 and first[0].outcomes == second[0].outcomes
-    assert json.loads((out / "runs" / "alpha_basic__tiny-sgd.json").read_text())["stamp"] == first[0].stamp
+    assert len(calls) == 2 and first[0].outcomes == second[0].outcomes == third[0].outcomes
+    assert third[0].stamp != first[0].stamp
+    assert json.loads((out / "runs" / "alpha_basic__tiny-sgd.json").read_text())["stamp"] == third[0].stamp

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sa_align.judges.numeric.judge import compare, judge_numeric
+from sa_align.judges.numeric.compare import compare
+from sa_align.judges.numeric.judge import judge_numeric
 from sa_align.models import Label, Param, Unit
 
 
