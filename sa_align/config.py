@@ -18,7 +18,8 @@ def default_cache_dir() -> Path:
 
 
 class _Config(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    # Validators are built on first use, not at import: a warm `sa-align index` reads only defaults.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
 
 class ModelSpec(_Config):

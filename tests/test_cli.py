@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -170,3 +171,14 @@ def test_history_bad_input_exits_2(tmp_path):
     assert plain.exit_code == 2 and "not a git repository" in plain.output
     assert runner.invoke(app, ["diff", str(tmp_path / "a.json"), str(tmp_path / "b.json")]).exit_code == 2
     assert runner.invoke(app, ["diff", "a", "b", "--fail-on", "fixes"]).exit_code == 2
+
+
+def test_index_as_a_whole_process_prints_everything_before_it_ends(tmp_path):
+    # A cold `sa-align index` process ends without freeing the index it built: the output must be complete.
+    run = [sys.executable, "-m", "sa_align.cli", "index", str(EX / "repo"), "--json", "--cache-dir", str(tmp_path)]
+    cold = subprocess.run(run, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+    warm = subprocess.run(run, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+    assert cold.returncode == 0 and warm.returncode == 0, cold.stderr + warm.stderr
+    first, again = json.loads(cold.stdout), json.loads(warm.stdout)
+    assert first["cache"].endswith("files parsed") and again["cache"] == "hit"
+    assert {k: v for k, v in first.items() if k != "cache"} == {k: v for k, v in again.items() if k != "cache"}

@@ -3,46 +3,31 @@
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 import time
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from sa_align.config import IndexConfig
-from sa_align.errors import RepoError
 from sa_align.index.cache import FactsCache, cache_key
 from sa_align.index.extract import file_text
+from sa_align.index.fast import make_many
 from sa_align.index.gitinfo import git_commit
 from sa_align.index.model import FileFacts, RepoIndex, SkippedFile
 from sa_align.index.moved import moved_facts
-from sa_align.index.walk import WalkResult, walk_repo
+from sa_align.index.snapshot import Snapshot, repo_cache_key, snapshot
+from sa_align.index.walk import Skip
 from sa_align.resources import load_yaml
+
+__all__ = ["Snapshot", "build_index", "make_index", "repo_cache_key", "snapshot"]
 
 PARALLEL_MIN_BYTES = 1_000_000
 """Below this much source to parse, worker processes cost more than they save."""
-SNIFF_BYTES = 8192
 
 
 @lru_cache(maxsize=1)
 def _implicit_methods() -> list[str]:
     return list(load_yaml("entrypoints.yaml")["implicit_methods"])
-
-
-def _read(files: dict[str, Path], skipped: list[SkippedFile]) -> dict[str, bytes]:
-    out: dict[str, bytes] = {}
-    for rel, path in files.items():
-        try:
-            data = path.read_bytes()
-        except OSError:
-            skipped.append(SkippedFile(path=rel, reason="unreadable"))
-            continue
-        if b"\0" in data[:SNIFF_BYTES]:
-            skipped.append(SkippedFile(path=rel, reason="binary"))
-            continue
-        out[rel] = data
-    return out
 
 
 def _extract_all(todo: dict[str, bytes], keys: dict[str, str], cache: FactsCache | None,
@@ -66,21 +51,6 @@ def _workers(config: IndexConfig) -> int:
     except AttributeError:
         cores = os.cpu_count() or 1
     return min(cores, 4)
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A repository as it is now: what the walk found, the bytes and hashes of its files, its cache key."""
-
-    root: Path
-    config: IndexConfig
-    walked: WalkResult
-    data: dict[str, bytes]
-    hashes: dict[str, str]
-    content: str
-    """SHA-256 over sorted (path, sha256) pairs."""
-    key: str
-    """The key of the whole-repository cache entry: the content and the skipped files, not the path."""
 
 
 def build_index(repo: str | Path | Snapshot, config: IndexConfig | None = None,
@@ -109,26 +79,6 @@ def build_index(repo: str | Path | Snapshot, config: IndexConfig | None = None,
             gc.enable()
     index.stats["seconds"] = round(time.perf_counter() - t0, 4)
     return index
-
-
-def repo_cache_key(repo: str | Path, config: IndexConfig | None = None) -> str:
-    """The key the whole-repository cache entry of `repo` is stored under: its content, not its path."""
-    return snapshot(repo, config).key
-
-
-def snapshot(repo: str | Path, config: IndexConfig | None = None) -> Snapshot:
-    """Walk, read and hash the repository as it is now (raises `RepoError` like `build_index`)."""
-    root = _check_root(repo)
-    config = config or IndexConfig()
-    walked = walk_repo(root, config)
-    data = _read(walked.files, walked.skipped)
-    hashes = {rel: hashlib.sha256(blob).hexdigest() for rel, blob in data.items()}
-    content = _content_hash(hashes)
-    # Skipped files are part of the picture (and not of the content hash).
-    pack_key = hashlib.sha256(
-        "\n".join([content, *sorted(f"{s.path}\0{s.reason}" for s in walked.skipped)]).encode()
-    ).hexdigest()
-    return Snapshot(root, config, walked, data, hashes, content, pack_key)
 
 
 def _build(snap: Snapshot, cache_dir: Path | None) -> RepoIndex:
@@ -167,23 +117,6 @@ def _cached(cache: FactsCache, rel: str, sha256: str, blob: bytes) -> FileFacts 
     return hit if hit is not None else moved_facts(cache, rel, sha256, blob)
 
 
-def _check_root(repo: str | Path) -> Path:
-    root = Path(repo)
-    if not root.exists():
-        raise RepoError(f"repository {str(root)!r} does not exist; pass the path of a checked-out repository")
-    if not root.is_dir():
-        raise RepoError(f"repository {str(root)!r} is not a directory; pass the repository's root folder")
-    return root.resolve()
-
-
-def _content_hash(hashes: dict[str, str]) -> str:
-    """SHA-256 over sorted (path, sha256) pairs."""
-    content = hashlib.sha256()
-    for rel in sorted(hashes):
-        content.update(f"{rel}\0{hashes[rel]}\n".encode())
-    return content.hexdigest()
-
-
 def _stats(index: RepoIndex, n_files: int, n_parsed: int, from_pack: bool) -> dict[str, float]:
     return {
         "files": float(n_files), "skipped": float(len(index.skipped)), "parsed": float(n_parsed),
@@ -198,7 +131,7 @@ def make_index(root: Path, content: str, fields: dict) -> RepoIndex:
                                      **fields)
 
 
-def _assemble(root: Path, content: str, facts: list[FileFacts], skipped: list[SkippedFile]) -> RepoIndex:
+def _assemble(root: Path, content: str, facts: list[FileFacts], skipped: list[Skip]) -> RepoIndex:
     from sa_align.index.reach import entry_points, reachable
     from sa_align.index.resolve import resolve_calls
 
@@ -206,7 +139,7 @@ def _assemble(root: Path, content: str, facts: list[FileFacts], skipped: list[Sk
     eps = entry_points(facts, resolver)
     return make_index(root, content, {
         "files": [ff.info for ff in facts],
-        "skipped": sorted(skipped, key=lambda s: s.path),
+        "skipped": make_many(SkippedFile, [s._asdict() for s in sorted(skipped, key=lambda s: s.path)]),
         "symbols": [s for ff in facts for s in ff.symbols],
         "values": [v for ff in facts for v in ff.values],
         "calls": calls,

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import pickle
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +32,7 @@ from sa_align.index.model import (
     UnusedImport,
     ValueFact,
 )
-
-INDEX_FORMAT = 7
-"""Bump whenever extraction or the stored shape changes."""
+from sa_align.index.store import INDEX_FORMAT, index_root, write_atomic  # noqa: F401 - INDEX_FORMAT kept importable here
 
 _LISTS: dict[str, type] = {
     "symbols": Symbol,
@@ -66,7 +62,7 @@ class FactsCache:
 
     def __init__(self, cache_dir: Path):
         self.cache_dir = Path(cache_dir)
-        self.root = self.cache_dir / "index" / f"v{INDEX_FORMAT}"
+        self.root = index_root(self.cache_dir)
 
     def entry_path(self, key: str) -> Path:
         """Where the per-file entry `key` lives."""
@@ -131,24 +127,6 @@ class FactsCache:
     @staticmethod
     def _write(path: Path, data: Any) -> None:
         write_atomic(path, pickle.dumps(data, protocol=5))
-
-
-def write_atomic(path: Path, blob: bytes) -> None:
-    """Write `blob` to `path` through a temp file in the same folder; errors only cost speed."""
-    tmp = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pkl")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.replace(tmp, path)
-    except OSError:
-        # A read-only or full cache only costs speed; the index is still built.
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
 
 
 class _DataUnpickler(pickle.Unpickler):

@@ -188,7 +188,7 @@ def extract_c(rel: str, source: bytes, n_lines: int) -> FileFacts:
     if language("cpp") is None:
         return extract_text(rel, len(source), n_lines)
     tree = parser("cpp").parse(source)
-    col = collect("cpp", tree.root_node)
+    col = collect("cpp", tree.root_node, source)
     owners, _ = _symbols(rel, col, n_lines)
     values = []
     for _, caps in col.values:

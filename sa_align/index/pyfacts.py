@@ -12,7 +12,7 @@ from tree_sitter import Node
 from sa_align.index.fast import make, make_many
 from sa_align.index.model import CallFact, StubFact, TextFact, ValueFact
 from sa_align.index.queries import stub_patterns
-from sa_align.index.values import NOT_LITERAL, literal_and_raw, literal_value, raw_text
+from sa_align.index.values import NOT_LITERAL, literal_and_raw, literal_value, node_text, raw_text
 from sa_align.resources import load_yaml
 
 if TYPE_CHECKING:
@@ -30,13 +30,9 @@ MAX_CALLEE = 200
 _KEY = re.compile(r"[A-Za-z_][\w-]*")
 
 
-def _text(node: Node) -> str:
-    return node.text.decode("utf-8", "replace")
-
-
-def callee_text(node: Node) -> str:
-    """Callee as written, whitespace removed (`torch.optim.Adam`)."""
-    text = _text(node)
+def callee_text(node: Node, source: bytes | None = None) -> str:
+    """Callee as written, whitespace removed (`torch.optim.Adam`; `source`: see `values.node_text`)."""
+    text = node_text(node, source)
     if len(text) > MAX_CALLEE:
         text = text[:MAX_CALLEE]
     return "".join(text.split())
@@ -52,21 +48,24 @@ def _fact(name: str, key_path: str, value: Any, raw: str, node: Node, source: st
 
 
 def values(rel: str, raw: list[tuple[str, Caps]], owners: "Owners",
-           call_nodes: list[tuple[Node, str, Node]] = ()) -> list[ValueFact]:  # type: ignore[assignment]
-    """ValueFacts from `@value.<source>` matches and call arguments, one per literal (most specific source kept)."""
+           call_nodes: list[tuple[Node, str, Node]] = (),  # type: ignore[assignment]
+           source: bytes | None = None) -> list[ValueFact]:
+    """ValueFacts from `@value.<source>` matches and call arguments, one per literal (most specific source kept).
+
+    `source` is the parsed file's bytes (node texts are sliced from it, see `values.node_text`)."""
     best: dict[int, tuple[int, list[dict[str, Any]]]] = {}
     prefixes: dict[int, list[str]] = {}
-    for source, caps in raw:
+    for kind, caps in raw:
         lit = caps["literal"][0]
         start = lit.start_byte
-        rank = _PRIORITY.get(source, 9)
+        rank = _PRIORITY.get(kind, 9)
         prev = best.get(start)
         if prev is not None and prev[0] <= rank:
             continue
-        facts = _facts_for(source, caps, lit, rel, owners, prefixes)
+        facts = _facts_for(kind, caps, lit, rel, owners, prefixes, source)
         if facts:
             best[start] = (rank, facts)
-    Arguments(rel, owners, best).add_all(call_nodes)
+    Arguments(rel, owners, best, source).add_all(call_nodes)
     return make_many(ValueFact, [f for _, (_, facts) in sorted(best.items()) for f in facts])
 
 
@@ -90,8 +89,9 @@ class Arguments:
     matches: a literal already held by a source of lower or equal rank is skipped before any work.
     """
 
-    def __init__(self, rel: str, owners: "Owners", best: dict[int, tuple[int, list[dict[str, Any]]]]):
-        self.rel, self.owners, self.best = rel, owners, best
+    def __init__(self, rel: str, owners: "Owners", best: dict[int, tuple[int, list[dict[str, Any]]]],
+                 source: bytes | None = None):
+        self.rel, self.owners, self.best, self.source = rel, owners, best, source
         self.cli_methods, self.skips = call_rules()
         self.skipped: dict[str, bool] = {}
 
@@ -134,21 +134,21 @@ class Arguments:
         return skip
 
     def _kwarg(self, callee: str, name_node: Node, lit: Node) -> None:
-        value, raw = literal_and_raw(lit)
+        value, raw = literal_and_raw(lit, source=self.source)
         if value is not NOT_LITERAL:
-            name = _text(name_node)
+            name = node_text(name_node, self.source)
             self.best[lit.start_byte] = (1, [_fact(name, f"{callee.rsplit('.', 1)[-1]}.{name}", value, raw, lit,
                                                    "kwarg", self.rel, self.owners, callee)])
 
     def _positional(self, callee: str, position: int, lit: Node) -> None:
-        value, raw = literal_and_raw(lit)
+        value, raw = literal_and_raw(lit, source=self.source)
         if value is not NOT_LITERAL:
             last = callee.rsplit(".", 1)[-1]
             self.best[lit.start_byte] = (2, [_fact(f"{last}[{position}]", f"{callee}[{position}]", value, raw, lit,
                                                    "positional", self.rel, self.owners, callee)])
 
     def _cli(self, callee: str, call: Node, lit: Node) -> None:
-        value, raw = literal_and_raw(lit)
+        value, raw = literal_and_raw(lit, source=self.source)
         name = _cli_name(call) if value is not NOT_LITERAL else None
         if name:
             self.best[lit.start_byte] = (0, [_fact(name, f"args.{name}", value, raw, lit, "cli", self.rel,
@@ -160,54 +160,55 @@ def _first_is_string(children: list[Node]) -> bool:
     return first is not None and first.type == "string"
 
 
-def _facts_for(source: str, caps: Caps, lit: Node, rel: str, owners: "Owners",
-               prefixes: dict[int, list[str]]) -> list[dict[str, Any]]:
-    if source == "unpack":
-        return _unpack(caps, lit, rel, owners)
-    value, raw = literal_and_raw(lit)
+def _facts_for(kind: str, caps: Caps, lit: Node, rel: str, owners: "Owners",
+               prefixes: dict[int, list[str]], source: bytes | None) -> list[dict[str, Any]]:
+    if kind == "unpack":
+        return _unpack(caps, lit, rel, owners, source)
+    value, raw = literal_and_raw(lit, source=source)
     if value is NOT_LITERAL:
         return []
-    if source == "assign":
-        written = _target_path(caps["name"][0])
+    if kind == "assign":
+        written = _target_path(caps["name"][0], source)
         if written is None:
             return []
         return [_fact(written.rsplit(".", 1)[-1], written, value, raw, lit, "assign", rel, owners)]
-    if source == "dict":
+    if kind == "dict":
         key_node = caps["key"][0]
-        key = literal_value(key_node)
+        key = literal_value(key_node, source=source)
         if not isinstance(key, str) or not key:
             return []
-        return [_fact(key, _dict_path(key, caps["value.dict"][0], prefixes), value, raw, lit, "dict", rel, owners)]
-    if source == "default":
-        name = _text(caps["name"][0])
+        return [_fact(key, _dict_path(key, caps["value.dict"][0], prefixes, source), value, raw, lit, "dict", rel,
+                      owners)]
+    if kind == "default":
+        name = node_text(caps["name"][0], source)
         owner = owners.of(lit.start_point[0] + 1)
         return [_fact(name, f"{owner.qualname}.{name}", value, raw, lit, "default", rel, owners)]
     return []
 
 
-def _target_path(node: Node) -> str | None:
+def _target_path(node: Node, source: bytes | None) -> str | None:
     """Key path of an assignment target: `lr`, `self.lr`; a string-keyed item `cfg["optim"]["lr"]`
     is `cfg.optim.lr`, like the keys of a config file. Any other item (`x[0]`) binds no setting."""
     if node.type != "subscript":
-        return callee_text(node)
+        return callee_text(node, source)
     key_node, base = node.child_by_field_name("subscript"), node.child_by_field_name("value")
-    key = literal_value(key_node) if key_node is not None else NOT_LITERAL
+    key = literal_value(key_node, source=source) if key_node is not None else NOT_LITERAL
     if base is None or not isinstance(key, str) or not _KEY.fullmatch(key):
         return None
-    prefix = _target_path(base) if base.type in ("identifier", "attribute", "subscript") else None
+    prefix = _target_path(base, source) if base.type in ("identifier", "attribute", "subscript") else None
     return f"{prefix}.{key}" if prefix else None
 
 
-def _unpack(caps: Caps, lit: Node, rel: str, owners: "Owners") -> list[ValueFact]:
+def _unpack(caps: Caps, lit: Node, rel: str, owners: "Owners", source: bytes | None) -> list[dict[str, Any]]:
     names = [n for n in caps["name"][0].named_children if n.type != "comment"]
     exprs = [n for n in lit.named_children if n.type != "comment"]
     if len(names) != len(exprs):
         return []
     out = []
     for name_node, expr in zip(names, exprs):
-        value, raw = literal_and_raw(expr)
+        value, raw = literal_and_raw(expr, source=source)
         if value is not NOT_LITERAL and name_node.type in ("identifier", "attribute"):
-            written = callee_text(name_node)
+            written = callee_text(name_node, source)
             out.append(_fact(written.rsplit(".", 1)[-1], written, value, raw, expr, "assign", rel, owners))
     return out
 
@@ -224,25 +225,25 @@ def _cli_name(call: Node) -> str | None:
     return name or None
 
 
-def _dict_path(key: str, pair: Node, prefixes: dict[int, list[str]]) -> str:
+def _dict_path(key: str, pair: Node, prefixes: dict[int, list[str]], source: bytes | None) -> str:
     """`cfg = {"optim": {"lr": 1}}` -> `cfg.optim.lr` for the `lr` key of `pair` (prefixes memoized per dictionary)."""
     node = pair.parent  # the dictionary
     if node is None:
         return key
     prefix = prefixes.get(node.start_byte)
     if prefix is None:
-        prefix = prefixes[node.start_byte] = _dict_prefix(node)
+        prefix = prefixes[node.start_byte] = _dict_prefix(node, source)
     return ".".join([*prefix, key])
 
 
-def _dict_prefix(node: Node) -> list[str]:
+def _dict_prefix(node: Node, source: bytes | None) -> list[str]:
     keys: list[str] = []
     for _ in range(32):
         parent = node.parent
         if parent is None:
             break
         if parent.type == "pair":
-            k = literal_value(parent.child_by_field_name("key"))
+            k = literal_value(parent.child_by_field_name("key"), source=source)
             if not isinstance(k, str):
                 break
             keys.append(k)
@@ -252,7 +253,7 @@ def _dict_prefix(node: Node) -> list[str]:
             continue
         target = parent.child_by_field_name("left") or parent.child_by_field_name("name")
         if parent.type in ("assignment", "keyword_argument") and target is not None:
-            keys.append(callee_text(target))
+            keys.append(callee_text(target, source))
         break
     return keys[::-1]
 
@@ -269,16 +270,16 @@ def imports(raw: list[Caps], module: str, is_package: bool) -> dict[str, str]:
     """Local name -> absolute dotted name; relative imports resolved against `module`."""
     out: dict[str, str] = {}
     for caps in raw:
-        alias = _text(caps["import.alias"][0]) if "import.alias" in caps else None
+        alias = node_text(caps["import.alias"][0]) if "import.alias" in caps else None
         if "import.from" not in caps:
-            dotted = "".join(_text(caps["import.module"][0]).split())
+            dotted = "".join(node_text(caps["import.module"][0]).split())
             out[alias or dotted.split(".")[0]] = dotted if alias else dotted.split(".")[0]
             continue
-        base = absolute_module("".join(_text(caps["import.from"][0]).split()), module, is_package)
+        base = absolute_module("".join(node_text(caps["import.from"][0]).split()), module, is_package)
         if "import.wildcard" in caps:
             out[f"*{base}"] = base
         elif "import.name" in caps:
-            name = "".join(_text(caps["import.name"][0]).split())
+            name = "".join(node_text(caps["import.name"][0]).split())
             out[alias or name] = f"{base}.{name}" if base else name
     return out
 

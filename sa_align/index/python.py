@@ -19,7 +19,7 @@ from sa_align.index import pyfacts, scopes
 from sa_align.index.fast import make, make_many
 from sa_align.index.model import EntryPoint, FileFacts, FileInfo, Symbol, TextFact
 from sa_align.index.queries import error_count, matches, parser, stub_patterns
-from sa_align.index.values import string_text
+from sa_align.index.values import node_text, string_text
 
 MAX_TEXT = 500
 log = logging.getLogger(__name__)
@@ -68,10 +68,8 @@ class Collected:
     mains: list[Node] = field(default_factory=list)
     module_doc: Node | None = None
     errors: int = 0
-
-
-def _node_text(node: Node) -> str:
-    return node.text.decode("utf-8", "replace")
+    source: bytes | None = None
+    """The bytes the tree was parsed from: node texts are sliced from them (`values.node_text`)."""
 
 
 _KIND_PREFIXES = ("definition.", "decorated", "reference.call", "import.module", "import.from", "value.", "stub.",
@@ -88,9 +86,10 @@ def kind_key(caps: dict[str, list[Node]]) -> str:
     return ""
 
 
-def collect(lang: str, root: Node) -> Collected:
-    """Group one pass of `lang`'s query matches by kind (known per pattern after its first match)."""
-    out = Collected()
+def collect(lang: str, root: Node, source: bytes | None = None) -> Collected:
+    """Group one pass of `lang`'s query matches by kind (known per pattern after its first match);
+    `source`: the bytes `root` was parsed from."""
+    out = Collected(source=source)
     kinds = _PATTERN_KINDS.setdefault(lang, {})
     calls = out.calls
     strings = out.strings
@@ -104,7 +103,7 @@ def collect(lang: str, root: Node) -> Collected:
         # The three most frequent kinds first, inline: this loop sees every match.
         if key == "reference.call":
             callee = caps["name.reference.call"][0]
-            text = callee.text.decode("utf-8", "replace")
+            text = node_text(callee, source)
             calls.append((callee.start_point[0] + 1, text))
             if python:
                 call = caps["reference.call"][0]
@@ -144,13 +143,13 @@ def _dispatch(out: Collected, caps: dict[str, list[Node]], key: str) -> None:
         node = caps[key][0]
         name = caps.get(f"name.definition.{kind}")
         out.defs.append(
-            _Def(node, kind, _node_text(name[0]) if name else "?", node.start_point[0] + 1,
+            _Def(node, kind, node_text(name[0], out.source) if name else "?", node.start_point[0] + 1,
                  node.end_point[0] + 1, (caps.get("doc") or [None])[0], (caps.get("params") or [None])[0],
                  (caps.get("bases") or [None])[0])
         )
     elif key == "reference.call":
         callee = caps["name.reference.call"][0]
-        out.calls.append((callee.start_point[0] + 1, _node_text(callee)))
+        out.calls.append((callee.start_point[0] + 1, node_text(callee, out.source)))
     elif key.startswith("value."):
         out.values.append((key[len("value."):], caps))
     elif key == "text.string":
@@ -202,7 +201,7 @@ class Owners:
         return table[line] if 0 <= line < len(table) else None
 
 
-def _params(node: Node | None) -> list[str]:
+def _params(node: Node | None, source: bytes | None) -> list[str]:
     names: list[str] = []
     for child in node.named_children if node is not None else ():
         target = child.child_by_field_name("name") or child
@@ -210,21 +209,21 @@ def _params(node: Node | None) -> list[str]:
             target = next((c for c in target.named_children if c.type == "identifier"), None)
         if target is not None:
             prefix = "**" if child.type == "dictionary_splat_pattern" else "*" if child.type == "list_splat_pattern" else ""
-            names.append(prefix + _node_text(target))
+            names.append(prefix + node_text(target, source))
     return names
 
 
-def _bases(node: Node | None) -> list[str]:
+def _bases(node: Node | None, source: bytes | None) -> list[str]:
     if node is None:
         return []
-    return ["".join(c.text.decode("utf-8", "replace").split())[:200]
+    return ["".join(node_text(c, source).split())[:200]
             for c in node.named_children if c.type in ("identifier", "attribute")]
 
 
-def _docstring(node: Node | None) -> str | None:
+def _docstring(node: Node | None, source: bytes | None) -> str | None:
     if node is None:
         return None
-    return string_text(_node_text(node)).strip()[:4000] or None
+    return string_text(node_text(node, source)).strip()[:4000] or None
 
 
 def _symbols(rel: str, col: Collected, n_lines: int) -> tuple[Owners, dict[int, str]]:
@@ -232,7 +231,7 @@ def _symbols(rel: str, col: Collected, n_lines: int) -> tuple[Owners, dict[int, 
     mod_id = f"{rel}::<module>"
     module = make(Symbol, 
         id=mod_id, name=module_name(rel).rsplit(".", 1)[-1] or rel, qualname="<module>", kind="module",
-        path=rel, start_line=1, end_line=max(n_lines, 1), docstring=_docstring(col.module_doc), params=[], parent=None, bases=[],
+        path=rel, start_line=1, end_line=max(n_lines, 1), docstring=_docstring(col.module_doc, col.source), params=[], parent=None, bases=[],
     )
     owners = Owners(module, n_lines)
     by_start: dict[int, str] = {}
@@ -248,8 +247,8 @@ def _symbols(rel: str, col: Collected, n_lines: int) -> tuple[Owners, dict[int, 
         kind = "class" if d.kind == "class" else "method" if parent.kind == "class" else "function"
         owners.symbols[sid] = make(Symbol, 
             id=sid, name=d.name, qualname=qual, kind=kind, path=rel, start_line=d.start, end_line=d.end,
-            docstring=_docstring(d.doc), params=_params(d.params), parent=None if parent.kind == "module" else parent.id,
-            bases=_bases(d.bases),
+            docstring=_docstring(d.doc, col.source), params=_params(d.params, col.source),
+            parent=None if parent.kind == "module" else parent.id, bases=_bases(d.bases, col.source),
         )
         owners.by_line[d.start : d.end + 1] = [sid] * (d.end - d.start + 1)
         by_start[d.node.start_byte] = sid
@@ -267,9 +266,9 @@ def _texts(rel: str, col: Collected, owners: Owners) -> list[TextFact]:
         if sym.docstring:
             out.append({"kind": "docstring", "text": sym.docstring[:MAX_TEXT], "path": rel, "line": sym.start_line,
                         "symbol": None if sym.kind == "module" else sym.id, "marker": marker(sym.docstring)})
-    function_of = owners.function_of
+    function_of, source = owners.function_of, col.source
     for node in col.comments:
-        text = _node_text(node).lstrip("#").strip()[:MAX_TEXT]
+        text = node_text(node, source).lstrip("#").strip()[:MAX_TEXT]
         line = node.start_point[0] + 1
         out.append({"kind": "comment", "text": text, "path": rel, "line": line, "symbol": function_of(line),
                     "marker": marker(text)})
@@ -277,7 +276,7 @@ def _texts(rel: str, col: Collected, owners: Owners) -> list[TextFact]:
         start, end = node.start_byte, node.end_byte
         if end - start < 4 or start in doc_starts:
             continue
-        text = string_text(_node_text(node)[: MAX_TEXT + 8]).strip()
+        text = string_text(node_text(node, source)[: MAX_TEXT + 8]).strip()
         if text:
             line = node.start_point[0] + 1
             out.append({"kind": "string", "text": text[:MAX_TEXT], "path": rel, "line": line,
@@ -288,7 +287,7 @@ def _texts(rel: str, col: Collected, owners: Owners) -> list[TextFact]:
 def extract_python(rel: str, source: bytes, kind: str = "python") -> FileFacts:
     """All facts of one Python source (or a notebook's virtual concatenated text)."""
     tree = parser("python").parse(source)
-    col = collect("python", tree.root_node)
+    col = collect("python", tree.root_node, source)
     n_lines = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
     owners, def_ids = _symbols(rel, col, n_lines)
     mod = module_name(rel)
@@ -303,7 +302,7 @@ def extract_python(rel: str, source: bytes, kind: str = "python") -> FileFacts:
         info=make(FileInfo, path=rel, kind=kind, language="python", sha256="", size=len(source),
                                       lines=n_lines, parse_errors=col.errors),
         symbols=list(owners.symbols.values()),
-        values=pyfacts.values(rel, col.values, owners, col.call_nodes),
+        values=pyfacts.values(rel, col.values, owners, col.call_nodes, source),
         calls=pyfacts.calls(rel, col.calls, owners),
         texts=texts,
         stubs=pyfacts.stubs(col.stubs, def_ids, owners, texts, col.standins),

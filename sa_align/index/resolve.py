@@ -155,6 +155,8 @@ class Resolver:
 
 _SCOPED = frozenset({"self", "cls", "super()"})
 _UNSEEN: Any = object()
+_SCOPED_HIT: Any = object()
+"""Memo mark of a callee whose resolution depends on the calling scope."""
 
 
 def _nested_names(symbols: list[Symbol]) -> set[str]:
@@ -171,6 +173,32 @@ def _common_prefix(a: str, b: str) -> str:
     return a[:n]
 
 
+def _resolve_file(r: Resolver, calls: list[CallFact], scoped: set[str] | frozenset[str]) -> None:
+    """Fill `resolved` of one file's calls, resolving each distinct (scope, callee) once."""
+    # Only `self`/`cls`/`super()` and names defined inside some function or class depend on
+    # the calling scope; anything else resolves the same from everywhere in the file, so it
+    # is memoized by the callee alone (a file's calls repeat the same few callees).
+    by_callee: dict[str, Any] = {}
+    by_scope: dict[tuple[str, str], str | None] = {}
+    for c in calls:
+        fields = c.__dict__  # read and set directly: this loop sees every call of the repository
+        callee = fields["callee"]
+        hit = by_callee.get(callee, _UNSEEN)
+        if hit is _UNSEEN:
+            if callee.split(".", 1)[0] in scoped:
+                hit = by_callee[callee] = _SCOPED_HIT
+            else:
+                hit = by_callee[callee] = r.resolve(c)
+        if hit is _SCOPED_HIT:
+            key = (fields["caller"], callee)
+            hit = by_scope.get(key, _UNSEEN)
+            if hit is _UNSEEN:
+                hit = by_scope[key] = r.resolve(c)
+        if hit is not None:
+            # Per-file facts are fresh objects (cached before resolution), so set in place.
+            fields["resolved"] = hit
+
+
 def resolve_calls(facts: list[FileFacts], implicit: list[str]) -> tuple[Resolver, list[CallFact]]:
     """All call sites with `resolved` filled, plus implicit class -> method edges.
 
@@ -180,22 +208,8 @@ def resolve_calls(facts: list[FileFacts], implicit: list[str]) -> tuple[Resolver
     """
     r = Resolver(facts)
     out: list[CallFact] = []
-    memo: dict[tuple[int, str, str], str | None] = {}
     for ff in facts:
-        scoped = _nested_names(ff.symbols) | _SCOPED
-        for c in ff.calls:
-            fields = c.__dict__  # read and set directly: this loop sees every call of the repository
-            callee = fields["callee"]
-            # Only `self`/`cls`/`super()` and names defined inside some function or
-            # class depend on the calling scope; anything else resolves the same
-            # from everywhere in the file.
-            key = (0, fields["caller"], callee) if callee.split(".", 1)[0] in scoped else (1, fields["path"], callee)
-            hit = memo.get(key, _UNSEEN)
-            if hit is _UNSEEN:
-                hit = memo[key] = r.resolve(c)
-            if hit is not None:
-                # Per-file facts are fresh objects (cached before resolution), so set in place.
-                fields["resolved"] = hit
+        _resolve_file(r, ff.calls, _nested_names(ff.symbols) | _SCOPED)
         out.extend(ff.calls)
     for sym in list(r.symbols.values()):
         if sym.kind != "class":

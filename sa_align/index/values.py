@@ -102,17 +102,24 @@ def _binary(op: str, a: Any, b: Any) -> Any:
     return NOT_LITERAL
 
 
-def literal_value(node: Node, depth: int = 0) -> Any:
-    """JSON value of a literal node, or `NOT_LITERAL`."""
+def node_text(node: Node, source: bytes | None = None) -> str:
+    """The decoded text of `node`. With `source` (the bytes the tree was parsed from) it is sliced
+    from them: `Node.text` builds a memoryview and calls a method for every node, four times the cost."""
+    raw = node.text if source is None else source[node.start_byte:node.end_byte]
+    return raw.decode("utf-8", "replace")
+
+
+def literal_value(node: Node, depth: int = 0, source: bytes | None = None) -> Any:
+    """JSON value of a literal node, or `NOT_LITERAL` (`source`: see `node_text`)."""
     if depth > MAX_DEPTH:
         return NOT_LITERAL
     t = node.type
     if t in ("integer", "float"):
-        return _number(node.text.decode("utf-8", "replace"), t)
+        return _number(node_text(node, source), t)
     if t == "string":
-        return _string(node, node.text.decode("utf-8", "replace"))
+        return _string(node, node_text(node, source))
     if t == "concatenated_string":
-        parts = [literal_value(c, depth + 1) for c in node.named_children]
+        parts = [literal_value(c, depth + 1, source) for c in node.named_children]
         if any(p is NOT_LITERAL for p in parts):
             return NOT_LITERAL
         return "".join(parts)
@@ -124,20 +131,20 @@ def literal_value(node: Node, depth: int = 0) -> Any:
         return None
     if t == "parenthesized_expression":
         inner = node.named_children
-        return literal_value(inner[0], depth + 1) if len(inner) == 1 else NOT_LITERAL
+        return literal_value(inner[0], depth + 1, source) if len(inner) == 1 else NOT_LITERAL
     if t in ("tuple", "list", "expression_list"):
-        return _sequence(node, depth)
+        return _sequence(node, depth, source)
     if t == "unary_operator":
-        return _unary(node, depth)
+        return _unary(node, depth, source)
     if t == "binary_operator":
         op = node.child_by_field_name("operator")
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if op is None or left is None or right is None:
             return NOT_LITERAL
-        a = literal_value(left, depth + 1)
+        a = literal_value(left, depth + 1, source)
         if a is NOT_LITERAL:
             return NOT_LITERAL
-        b = literal_value(right, depth + 1)
+        b = literal_value(right, depth + 1, source)
         if b is NOT_LITERAL:
             return NOT_LITERAL
         return _binary(op.type, a, b)
@@ -153,41 +160,41 @@ def _string(node: Node, raw: str) -> Any:
     return string_text(raw) if len(raw) <= MAX_STRING else NOT_LITERAL
 
 
-def literal_and_raw(node: Node, limit: int = 200) -> tuple[Any, str]:
-    """`literal_value(node)` and `raw_text(node, limit)`, decoding the node's text once."""
-    text = node.text.decode("utf-8", "replace")
+def literal_and_raw(node: Node, limit: int = 200, source: bytes | None = None) -> tuple[Any, str]:
+    """`literal_value(node)` and `raw_text(node, limit)`, decoding the node's text once (`source`: see `node_text`)."""
+    text = node_text(node, source)
     t = node.type
     if t == "integer" or t == "float":
         value = _number(text, t)
     elif t == "string":
         value = _string(node, text)
     else:
-        value = literal_value(node)
+        value = literal_value(node, 0, source)
     if len(text) > limit:
         text = text[:limit] + "..."
     return value, (" ".join(text.split()) if "\n" in text else text)
 
 
-def _sequence(node: Node, depth: int) -> Any:
+def _sequence(node: Node, depth: int, source: bytes | None) -> Any:
     if node.named_child_count > MAX_ITEMS:
         return NOT_LITERAL
     items = []
     for child in node.named_children:
         if child.type == "comment":
             continue
-        value = literal_value(child, depth + 1)
+        value = literal_value(child, depth + 1, source)
         if value is NOT_LITERAL:
             return NOT_LITERAL
         items.append(value)
     return items
 
 
-def _unary(node: Node, depth: int) -> Any:
+def _unary(node: Node, depth: int, source: bytes | None) -> Any:
     op = node.child_by_field_name("operator")
     arg = node.child_by_field_name("argument")
     if op is None or arg is None:
         return NOT_LITERAL
-    value = literal_value(arg, depth + 1)
+    value = literal_value(arg, depth + 1, source)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return NOT_LITERAL
     if op.type == "-":
@@ -197,9 +204,9 @@ def _unary(node: Node, depth: int) -> Any:
     return NOT_LITERAL
 
 
-def raw_text(node: Node, limit: int = 200) -> str:
-    """Source text of a node, whitespace collapsed and capped."""
-    text = node.text.decode("utf-8", "replace")
+def raw_text(node: Node, limit: int = 200, source: bytes | None = None) -> str:
+    """Source text of a node, whitespace collapsed and capped (`source`: see `node_text`)."""
+    text = node_text(node, source)
     if len(text) > limit:
         text = text[:limit] + "..."
     return " ".join(text.split()) if "\n" in text else text

@@ -18,12 +18,15 @@ import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 import pathspec
 
-from sa_align.config import IndexConfig
-from sa_align.index.model import FileKind, SkippedFile
 from sa_align.resources import load_yaml
+
+if TYPE_CHECKING:
+    from sa_align.config import IndexConfig
+    from sa_align.index.model import FileKind
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -70,12 +73,22 @@ def is_makefile(rel: str) -> bool:
     return any(fnmatch.fnmatchcase(name, pat) for pat in walk_rules().makefiles)
 
 
+class Skip(NamedTuple):
+    """A file or folder the walk left out: what `SkippedFile` records in the index.
+
+    A plain tuple rather than the model: a warm `sa-align index` walks without loading the fact models.
+    """
+
+    path: str
+    reason: str
+
+
 @dataclass
 class WalkResult:
     """Files to index (relative path -> absolute path) and files skipped."""
 
     files: dict[str, Path] = field(default_factory=dict)
-    skipped: list[SkippedFile] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
 
 
 class _Ignore:
@@ -133,12 +146,12 @@ def walk_repo(root: Path, config: IndexConfig) -> WalkResult:
         dir_rel, dir_abs = stack.pop()
         ignore.load(dir_rel, dir_abs)
         if (dir_abs / "pyvenv.cfg").is_file() and dir_rel:
-            out.skipped.append(SkippedFile(path=dir_rel + "/", reason="virtualenv"))
+            out.skipped.append(Skip(path=dir_rel + "/", reason="virtualenv"))
             continue
         try:
             entries = sorted(os.scandir(dir_abs), key=lambda e: e.name)
         except OSError:
-            out.skipped.append(SkippedFile(path=dir_rel + "/", reason="unreadable"))
+            out.skipped.append(Skip(path=dir_rel + "/", reason="unreadable"))
             continue
         subdirs: list[tuple[str, Path]] = []
         for entry in entries:
@@ -163,13 +176,13 @@ def _visit(
     skip = out.skipped.append
     if _CONTROL.search(entry.name):
         shown = rel + "/" if entry.is_dir(follow_symlinks=False) else rel
-        skip(SkippedFile(path=escape_controls(shown), reason="control-character-in-name"))
+        skip(Skip(path=escape_controls(shown), reason="control-character-in-name"))
         return None
     target = Path(entry.path)
     if entry.is_symlink():
         real = Path(os.path.realpath(entry.path))
         if not real.is_relative_to(root_real):
-            skip(SkippedFile(path=rel, reason="symlink-outside-root"))
+            skip(Skip(path=rel, reason="symlink-outside-root"))
             return None
         target = real
     try:
@@ -178,28 +191,28 @@ def _visit(
         reason = "symlink-loop" if entry.is_symlink() and exc.errno == errno.ELOOP else "unreadable"
         if entry.is_symlink() and not os.path.lexists(os.path.realpath(entry.path)):
             reason = "broken-symlink"
-        skip(SkippedFile(path=rel, reason=reason))
+        skip(Skip(path=rel, reason=reason))
         return None
     is_dir = stat.S_ISDIR(st.st_mode)
     reason = ignore.reason(rel, is_dir)
     if reason:
-        skip(SkippedFile(path=rel + "/" if is_dir else rel, reason=reason))
+        skip(Skip(path=rel + "/" if is_dir else rel, reason=reason))
         return None
     if is_dir:
         key = (st.st_dev, st.st_ino)
         if key in seen_dirs:
-            skip(SkippedFile(path=rel + "/", reason="symlink-loop"))
+            skip(Skip(path=rel + "/", reason="symlink-loop"))
             return None
         seen_dirs.add(key)
         return rel, target
     if not stat.S_ISREG(st.st_mode):
-        skip(SkippedFile(path=rel, reason="not-a-regular-file"))
+        skip(Skip(path=rel, reason="not-a-regular-file"))
     elif os.path.splitext(rel)[1].lower() in walk_rules().binary_exts and not is_lfs_pointer_file(target, st.st_size):
-        skip(SkippedFile(path=rel, reason="binary"))
+        skip(Skip(path=rel, reason="binary"))
     elif st.st_size > config.max_file_bytes:
-        skip(SkippedFile(path=rel, reason="too-large"))
+        skip(Skip(path=rel, reason="too-large"))
     elif len(out.files) >= config.max_files:
-        skip(SkippedFile(path=rel, reason="max-files"))
+        skip(Skip(path=rel, reason="max-files"))
     else:
         out.files[rel] = target
     return None

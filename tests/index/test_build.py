@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from sa_align.config import IndexConfig
-from sa_align.index import build_index
+from sa_align.index import SkippedFile, build_index
 
 
 def _info(index, path):
@@ -112,3 +112,13 @@ def test_a_snapshot_builds_the_index_its_folder_builds(mlrepo_copy: Path, tmp_pa
     fresh = build_index(mlrepo_copy)
     assert from_snap.model_dump(exclude={"stats"}) == fresh.model_dump(exclude={"stats"})
     assert build_index(snap, cache_dir=tmp_path / "cache").stats["repo_cache_hit"] == 1.0
+
+
+def test_skipped_files_are_index_models_in_path_order(tmp_path: Path):
+    (tmp_path / "b.py").write_bytes(b"x = 1\0\0binary after all\n")  # found binary when read
+    (tmp_path / "a.pt").write_bytes(b"\0weights")  # skipped by the walk for its extension
+    (tmp_path / "ok.py").write_text("y = 2\n")
+    index = build_index(tmp_path)
+    assert all(isinstance(s, SkippedFile) for s in index.skipped)
+    assert [s.model_dump() for s in index.skipped] == [{"path": "a.pt", "reason": "binary"},
+                                                      {"path": "b.py", "reason": "binary"}]

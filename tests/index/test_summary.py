@@ -1,6 +1,10 @@
 """The index summary: cached under the repository's content key, root and commit read anew, bounded text."""
 
+import json
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 from sa_align.config import IndexConfig
 from sa_align.index.summary import cached_index_summary, render_index_summary
@@ -30,6 +34,18 @@ def test_summary_is_cached_by_content_with_root_and_commit_read_each_time(tmp_pa
     (moved / "train.py").write_text((moved / "train.py").read_text() + "\ndef extra():\n    pass\n")
     assert cached_index_summary(moved, IndexConfig(), cache)["cache"] == "1 files parsed"
     assert cached_index_summary(moved, IndexConfig(), None)["cache"].endswith("files parsed")
+
+
+def test_a_summary_hit_loads_neither_the_parser_nor_the_fact_models(tmp_path):
+    repo = _checkout(tmp_path / "a", "a" * 40)
+    cached_index_summary(repo, IndexConfig(), tmp_path / "cache")
+    code = ("import json, sys; from sa_align.index.summary import cached_index_summary as s;"
+            f"got = s({str(repo)!r}, None, {str(tmp_path / 'cache')!r});"
+            "print(json.dumps([got['cache'], sorted(m for m in ('tree_sitter', 'sa_align.index.model', "
+            "'sa_align.index.build', 'sa_align.index.cache') if m in sys.modules)]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2]).stdout
+    assert json.loads(out) == ["hit", []]
 
 
 def test_text_rendering_counts_tables_and_shows_the_first_items_of_lists():
