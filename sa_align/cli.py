@@ -8,7 +8,6 @@ command imports what it needs.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -181,16 +180,14 @@ def index(
     """Summarize what the code index finds in REPO (cached by content, as `evaluate` caches it)."""
     from sa_align.config import default_cache_dir
     from sa_align.errors import InputError
-    from sa_align.index.summary import render_index_summary, summary_and_index
+    from sa_align.index.summary import cached_index_summary, render_index_summary
 
     # The default index settings, without validating a whole EvalConfig (a warm run takes a third of a second).
     cache = None if no_cache else cache_dir or default_cache_dir()
     try:
-        summary, built = summary_and_index(repo, None, cache)
+        summary = cached_index_summary(repo, None, cache)
     except InputError as exc:
         raise _fail(str(exc))
-    if _PROCESS["main"]:
-        _PROCESS["built"] = built  # freed by the end of the process, or never (see `main`)
     if as_json:
         import json
 
@@ -391,21 +388,11 @@ def history(
             typer.echo(f"wrote {p}")
 
 
-_PROCESS: dict = {"main": False, "built": None}  # run by `main`; what the process may end without freeing
-
-
 def main() -> None:
     """Console entry point; maps usage errors to exit code 2."""
-    _PROCESS["main"] = True
     try:
         app()
     except SystemExit as exc:
-        if not exc.code and _PROCESS["built"] is not None:
-            # Freeing a large index object by object takes about a tenth of a second, and
-            # nothing is left to close (no child process or open file): end the process now.
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(EXIT_OK)
         sys.exit(exc.code)
 
 

@@ -174,7 +174,7 @@ def test_history_bad_input_exits_2(tmp_path):
 
 
 def test_index_as_a_whole_process_prints_everything_before_it_ends(tmp_path):
-    # A cold `sa-align index` process ends without freeing the index it built: the output must be complete.
+    # The cold process builds and caches the summary; the warm one reads it back, the same apart from `cache`.
     run = [sys.executable, "-m", "sa_align.cli", "index", str(EX / "repo"), "--json", "--cache-dir", str(tmp_path)]
     cold = subprocess.run(run, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
     warm = subprocess.run(run, capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])

@@ -45,12 +45,6 @@ def index_summary(index) -> dict[str, Any]:
 def cached_index_summary(repo: str | Path, config, cache_dir: Path | None) -> dict[str, Any]:
     """`index_summary` of `repo`, from the cache when its content was summarized before (`config`: `IndexConfig`,
     `None` for the defaults)."""
-    return summary_and_index(repo, config, cache_dir)[0]
-
-
-def summary_and_index(repo: str | Path, config, cache_dir: Path | None) -> tuple[dict[str, Any], Any]:
-    """`cached_index_summary`, and the `RepoIndex` built for it (`None` on a hit): a process that ends
-    right after can keep it and skip freeing it (see `sa_align.cli.main`)."""
     # A hit needs only the walk, the hashes and this file: the indexer and its models load on a miss.
     from sa_align.index.gitinfo import git_commit
     from sa_align.index.snapshot import snapshot
@@ -63,17 +57,16 @@ def summary_and_index(repo: str | Path, config, cache_dir: Path | None) -> tuple
         path = index_root(cache_dir) / f"summaries-v{SUMMARY_FORMAT}" / key[:2] / f"{key}.json"
         try:
             summary = json.loads(path.read_text(encoding="utf-8"))
-            return {**summary, "root": str(snap.root), "git_commit": git_commit(snap.root), "cache": "hit"}, None
+            return {**summary, "root": str(snap.root), "git_commit": git_commit(snap.root), "cache": "hit"}
         except (OSError, ValueError):
             pass  # not summarized yet (or unreadable): build it
     from sa_align.index.build import build_index
 
     # The files are read and hashed once, for the key above and for the build.
-    index = build_index(snap, cache_dir=cache_dir)
-    summary = index_summary(index)
+    summary = index_summary(build_index(snap, cache_dir=cache_dir))
     if path is not None:
         write_atomic(path, json.dumps(summary).encode())
-    return summary, index
+    return summary
 
 
 def render_index_summary(summary: dict[str, Any], shown: int = SHOWN) -> list[str]:
