@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Sequence
 
 from sa_align.models import Attribution, Candidate, Label, Unit, UnitKind, UnitResult, Verdict
@@ -143,8 +144,6 @@ def _colocation(stated: list[tuple[float, float]], index: "RepoIndex") -> dict[s
 
 def _near(lines: Sequence[int], start: int) -> bool:
     """Whether a sorted list of lines has one in [start, start + _WINDOW]."""
-    from bisect import bisect_left
-
     i = bisect_left(lines, start)
     return i < len(lines) and lines[i] <= start + _WINDOW
 
