@@ -109,3 +109,17 @@ def test_prose_scanning_keeps_offsets() -> None:
     assert all(text[m.start : m.end] == m.surface for m in params)
     ents = [m.target for m in find_entities(text)]
     assert ents == [("method", "Adam"), ("dataset", "CIFAR-10"), ("metric", "Inception Score"), ("metric", "FID")]
+
+
+@pytest.mark.parametrize(
+    "name, canonical",
+    [("init_dim", "hidden_size"), ("Initial dimension", "hidden_size"), ("model size", "num_parameters"),
+     ("#Params", "num_parameters"), ("num_params", "num_parameters"), ("dt", "time_step_size"),
+     ("\\Delta t", "time_step_size"), ("Δt", "time_step_size"), ("hidden_dims", "hidden_size")],
+)  # fmt: skip
+def test_sizes_counts_and_time_steps(name: str, canonical: str) -> None:
+    assert canonical_param(name) == canonical
+
+
+def test_model_size_is_not_an_image_size() -> None:
+    assert canonical_param("Model size") != "image_size" and canonical_param("image size") == "image_size"

@@ -46,6 +46,8 @@ _FROM_BEFORE = re.compile(r"\bfrom\s*\$?\s*$", re.IGNORECASE)
 _POSTFIX_GAP = re.compile(r"\$?\}?[ \t]{1,2}|-|~")
 _UNIT_WORD = re.compile(r"[A-Za-z]{3,}")
 _ADJ_GAP = re.compile(r"\$?\}?[ \t]+([a-z][a-z\-]{2,14})[ \t]+")
+_PERCENT_END = re.compile(r"(?:%|\\%)\s*\$?$")
+_PERCENT_OF_GAP = re.compile(r"\s*\$?[ \t]+of[ \t]+(?:the[ \t]+)?(?:[a-z][a-z\-]{2,14}[ \t]+)?")
 _NOT_ADJ = frozenset(
     "of the and or to in on for with from by per are is was were at as than that which more less "
     "consecutive successive further fewer extra remaining".split()
@@ -203,12 +205,19 @@ def _postfix_only() -> frozenset[str]:
     return frozenset(str(w).lower() for w in _ncues().get("postfix_only", []))
 
 
+@lru_cache(maxsize=1)
+def _categorical() -> frozenset[str]:
+    return frozenset(str(w) for w in _ncues().get("categorical", []))
+
+
 def _postfix_gap_ok(text: str, end: int, m: Mention) -> bool:
     """A count noun right after a value (`100 epochs`, `5 random seeds`, `50k generated samples`), never a symbol."""
     if m.surface.startswith("\\") or not _UNIT_WORD.match(m.surface):
         return False
     if m.start - end <= 4 and _POSTFIX_GAP.fullmatch(text, end, m.start):
         return True
+    if _PERCENT_END.search(text, max(0, end - 8), end) and _PERCENT_OF_GAP.fullmatch(text, end, m.start):
+        return str(m.target) in _ncues().get("percent_variants", {})  # "10% of linear warm up": a share of training
     adj = _ADJ_GAP.fullmatch(text, end, m.start)
     return bool(adj) and adj.group(1).lower() not in _NOT_ADJ and m.surface.lower() in _postfix_only()
 
@@ -266,6 +275,8 @@ def bind(text: str, sent: Sentence, mentions: list[Mention], groups: list[Group]
             and not _ASSIGN.search(text, mentions[idx].end, g.start)
         ):
             idx = None  # inside math a name binds a value only through `=` (not `1 - β_1`, `clip(r, 1 - ε)`)
+        if idx is not None and str(mentions[idx].target) in _categorical():
+            idx = None  # "the DDPM schedule with $T = 1000$": a schedule is a choice, the number is another setting
         after = _postfix(text, mentions, g, sent.start)
         # "12 layers and 8 heads": a value followed by its own name belongs to it when the name
         # before it sits in another clause; "a width of 128 channels" keeps the name before.
