@@ -304,12 +304,17 @@ def test_names_with_their_setting_in_parentheses() -> None:
     assert not {"inserting", "eq", "lee", "ode"} & set(got)
 
 
+def _by_name(text: str) -> dict[str, tuple]:
+    """`name -> (surface, value)` of every param extracted from `text`."""
+    return {p.name: (p.surface, p.value) for u in extract_units(paper_from_text(text)) for p in u.params}
+
+
 def test_a_number_beside_a_schedule_names_another_setting() -> None:
     text = (
         "# Diffusion\n\nWe follow the linear noise schedule with $T = 5 0 0$ , and the optimizer uses a "
         "cosine schedule with $5 \\%$ of linear warm up.\n"
     )
-    params = {p.name: (p.surface, p.value) for u in extract_units(paper_from_text(text)) for p in u.params}
+    params = _by_name(text)
     assert params["diffusion_steps"] == ("T", 500) and params["warmup_ratio"][1] == 0.05
     assert "beta_schedule" not in params and "lr_schedule" not in params  # a schedule is a choice, not a number
 
@@ -319,5 +324,5 @@ def test_a_symbol_with_its_unit_word_and_a_time_step_are_named() -> None:
         "# Model\n\nThe recurrent core performs $M = 4$ internal ticks per environment step, and "
         "the solver advances with $\\Delta t = 0 . 0 5$ between frames.\n"
     )
-    params = {p.name: (p.surface, p.value) for u in extract_units(paper_from_text(text)) for p in u.params}
+    params = _by_name(text)
     assert params["internal_ticks"] == ("M", 4) and params["time_step_size"][1] == 0.05
