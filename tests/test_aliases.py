@@ -113,7 +113,7 @@ def test_prose_scanning_keeps_offsets() -> None:
 
 @pytest.mark.parametrize(
     "name, canonical",
-    [("init_dim", "hidden_size"), ("Initial dimension", "hidden_size"), ("model size", "num_parameters"),
+    [("init_dim", "hidden_size"), ("model size", "num_parameters"),
      ("#Params", "num_parameters"), ("num_params", "num_parameters"), ("dt", "time_step_size"),
      ("\\Delta t", "time_step_size"), ("Δt", "time_step_size"), ("hidden_dims", "hidden_size")],
 )  # fmt: skip
