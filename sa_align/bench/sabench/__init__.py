@@ -23,6 +23,7 @@ from sa_align.bench.sabench.dataset import RunRef, claim_units, read_scores, tab
 from sa_align.bench.sabench.metrics import SABenchMetrics, metrics_by_model, run_coverage, run_score, sabench_metrics
 from sa_align.bench.sabench.runner import ClaimOutcome, RunRecord, run_all
 from sa_align.bench.sabench.source import open_source
+from sa_align.bench.sabench.spread import Spread, spreads
 from sa_align.config import EvalConfig
 
 __all__ = [
@@ -79,6 +80,8 @@ class SABenchResult(BaseModel):
     """Every figure over all runs."""
     by_model: dict[str, SABenchMetrics] = Field(default_factory=dict)
     """Every figure per reference judge model."""
+    spread: list[Spread] = Field(default_factory=list)
+    """How far the headline figures move when other papers are drawn (`spread`)."""
     runs: list[RunSummary] = Field(default_factory=list)
     """Per run."""
     in_sample: list[str] = Field(default_factory=list)
@@ -104,7 +107,7 @@ def run_sabench(dataset: str | Path, config: EvalConfig | None = None, *, out: P
     result = SABenchResult(
         dataset=str(dataset), commit=tables().commit, license=tables().license,
         papers=sorted({r.paper for r in records}), setups=sorted({r.setup for r in records}),
-        metrics=sabench_metrics(records), by_model=metrics_by_model(records),
+        metrics=sabench_metrics(records), by_model=metrics_by_model(records), spread=spreads(records),
         runs=[_summary(r) for r in records], in_sample=_in_sample(config, {r.paper for r in records}),
     )
     if out is not None:

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sa_align.bench.sabench.dataset import tables
 from sa_align.bench.sabench.metrics import SABenchMetrics, sabench_metrics
 from sa_align.bench.sabench.runner import RunRecord, run_all
+from sa_align.bench.sabench.spread import Spread, spreads
 from sa_align.config import EvalConfig
 
 
@@ -46,6 +47,8 @@ class TrainResult(BaseModel):
     """Every figure with calibration off (the features run)."""
     cross_validated: SABenchMetrics = Field(default_factory=SABenchMetrics)
     """Every figure over the folds' held-out evaluations."""
+    spread: list[Spread] = Field(default_factory=list)
+    """How far the cross-validated headline figures move when other papers are drawn (`spread`)."""
     note: str = ("The static rules were tuned on these development papers, so cross-validated figures run "
                  "optimistic; the held-out papers are the real test.")
     """How to read the figures."""
@@ -80,7 +83,8 @@ def train_sabench(dataset: str | Path, config: EvalConfig, out: Path, *, papers:
     model_path = out / "sabench.json"
     _write(model_path, final.model_dump_json(indent=None))
     result = TrainResult(model_path=str(model_path), folds={f"fold-{k}": g for k, g in enumerate(groups)},
-                         uncalibrated=sabench_metrics(features), cross_validated=sabench_metrics(held_out))
+                         uncalibrated=sabench_metrics(features), cross_validated=sabench_metrics(held_out),
+                         spread=spreads(held_out))
     _write(out / "train.json", json.dumps(result.model_dump(mode="json"), indent=1))
     _write(out / "train.md", result.markdown())
     return result

@@ -42,6 +42,8 @@ class Tables(_Model):
     """Licences of the data, repeated in every result."""
     development: tuple[str, ...]
     """Papers that development and tuning may use; every other paper is held out."""
+    held_out_papers: int
+    """How many papers are held out: the size of the paper sets the `subsets` spread draws."""
     dimensions: dict[str, UnitKind]
     """SA-Bench dimension -> unit kind."""
     faithful_at: float

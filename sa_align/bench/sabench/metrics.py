@@ -118,14 +118,14 @@ def claim_metrics(outcomes: Sequence[ClaimOutcome]) -> ClaimMetrics:
     by_label = [int(o.label == Label.ALIGNED) for o in decided]
     by_score = [int(o.score >= at) for o in decided]
     m.reference_faithful, m.said_aligned = sum(truth), sum(by_label)
-    m.kappa_label, m.kappa_score = _kappa(truth, by_label), _kappa(truth, by_score)
+    m.kappa_label, m.kappa_score = binary_kappa(truth, by_label), binary_kappa(truth, by_score)
     m.accuracy = round(sum(a == b for a, b in zip(truth, by_label)) / len(truth), 4)
-    m.roc_auc = _auc(truth, [o.score for o in decided])
+    m.roc_auc = roc_auc(truth, [o.score for o in decided])
     m.mean_abs_error = round(mean(abs(o.score - o.reference) for o in decided), 4)
     return m
 
 
-def _kappa(truth: list[int], pred: list[int]) -> float | None:
+def binary_kappa(truth: list[int], pred: list[int]) -> float | None:
     """Cohen's kappa of two binary decisions; `None` when it is undefined (one class on both sides)."""
     import warnings
 
@@ -137,7 +137,7 @@ def _kappa(truth: list[int], pred: list[int]) -> float | None:
     return None if math.isnan(k) else round(k, 4)
 
 
-def _auc(truth: list[int], scores: list[float]) -> float | None:
+def roc_auc(truth: list[int], scores: list[float]) -> float | None:
     if len(set(truth)) < 2:
         return None
     from sklearn.metrics import roc_auc_score
@@ -175,7 +175,7 @@ def probability_metrics(outcomes: Sequence[ClaimOutcome], bins: int = 10) -> Pro
     truth = np.array([int(o.reference >= tables().faithful_at) for o in scored])
     prob = np.array([o.probability for o in scored], dtype=float)
     m.base_rate = round(float(truth.mean()), 4)
-    m.roc_auc = _auc(truth.tolist(), prob.tolist())
+    m.roc_auc = roc_auc(truth.tolist(), prob.tolist())
     brier, base = brier_score_loss(truth, prob), brier_score_loss(truth, np.full(len(truth), truth.mean()))
     m.brier, m.brier_base = round(float(brier), 4), round(float(base), 4)
     m.brier_skill = round(1.0 - brier / base, 4) if base > 0 else None
@@ -197,12 +197,12 @@ def run_metrics(records: Sequence[RunRecord]) -> RunMetrics:
         m.mean_seconds = round(mean(r.seconds for r in done), 3)
     if len(scored) >= 3:
         ref = [r.reference_score for r, _ in scored]
-        m.spearman = _spearman([s for _, s in scored], ref)
-        m.spearman_lines = _spearman([float(r.python_lines) for r, _ in scored], ref)
+        m.spearman = spearman([s for _, s in scored], ref)
+        m.spearman_lines = spearman([float(r.python_lines) for r, _ in scored], ref)
     expected = [(r, expected_run_score(r.outcomes)) for r in done]
     expected = [(r, s) for r, s in expected if s is not None]
     if len(expected) >= 3:
-        m.spearman_expected = _spearman([s for _, s in expected], [r.reference_score for r, _ in expected])
+        m.spearman_expected = spearman([s for _, s in expected], [r.reference_score for r, _ in expected])
     return m
 
 
@@ -213,7 +213,7 @@ def run_coverage(record: RunRecord) -> float:
     return sum(o.label != Label.UNDECIDED for o in record.outcomes) / len(record.outcomes)
 
 
-def _spearman(a: list[float], b: list[float]) -> float | None:
+def spearman(a: list[float], b: list[float]) -> float | None:
     from scipy.stats import spearmanr
 
     rho = spearmanr(a, b).statistic

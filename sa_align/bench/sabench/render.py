@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sa_align.bench.sabench import SABenchResult
     from sa_align.bench.sabench.metrics import ClaimMetrics, SABenchMetrics
+    from sa_align.bench.sabench.spread import Spread
 
 
 def _f(x: float | None, digits: int = 3) -> str:
@@ -54,6 +55,27 @@ def _confusion(m: "SABenchMetrics") -> list[str]:
     return lines
 
 
+_SPREAD_NAMES = {"kappa": "kappa (label)", "coverage": "coverage", "probability_roc_auc": "probability ROC AUC",
+                 "brier_skill": "Brier skill", "run_spearman": "run-score Spearman",
+                 "run_spearman_expected": "run-score Spearman (expected scores)",
+                 "run_spearman_lines": "Python line count's Spearman", "spearman_over_lines": "our Spearman - line count's"}
+
+
+def _spread(spreads: "list[Spread]") -> list[str]:
+    """One column per spread: the median and the central interval of each figure over the draws."""
+    if not spreads:
+        return []
+    heads = [f"{s.method}: {s.papers} papers{' with replacement' if s.method == 'bootstrap' else ''}, "
+             f"{s.draws} draws" for s in spreads]
+    lines = [f"## How far the figures move on other papers (median [central {spreads[0].level:.0%}])", "",
+             "| figure | " + " | ".join(heads) + " |", "|---" * (len(spreads) + 1) + "|"]
+    for key, name in _SPREAD_NAMES.items():
+        cells = [f"{i.median:.3f} [{i.low:.3f}, {i.high:.3f}]" if (i := s.figures.get(key)) else "-" for s in spreads]
+        if any(c != "-" for c in cells):
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
 def _section(title: str, m: "SABenchMetrics") -> list[str]:
     return [f"## {title}", "", *_claims_table(m), "", *_run_lines(m), "", *_confusion(m), ""]
 
@@ -77,6 +99,7 @@ def markdown(result: "SABenchResult") -> str:
         "",
         *_in_sample_note(result),
         *_section("All runs", result.metrics),
+        *_spread(result.spread),
     ]
     for model, m in result.by_model.items():
         lines += _section(f"Runs judged by {model}", m)
@@ -97,4 +120,5 @@ def train_markdown(result) -> str:
         "",
         *_section("Uncalibrated (calibration off)", result.uncalibrated),
         *_section("Cross-validated (each paper judged by a model that never saw it)", result.cross_validated),
+        *_spread(result.spread),
     ])
