@@ -15,7 +15,7 @@ from functools import lru_cache
 from sa_align.aliases import canonical_param, find_entities
 from sa_align.extract.numerical import PROTOCOL_PARAMS, is_result_sentence, is_statistics
 from sa_align.extract.spaced import math_quantities, quantities_joined, with_spaced
-from sa_align.extract.text import Sentence, cue_regex, cues, math_spans, word_regex
+from sa_align.extract.text import Sentence, cue_regex, cues, math_spans, reference_words, word_regex
 from sa_align.models import Param
 from sa_align.numbers import find_quantities
 
@@ -118,7 +118,7 @@ def tagged_values(text: str, sent: Sentence) -> list[tuple[int, Param]]:
         if any(a <= m.start() < b for a, b in math):
             continue  # `U ( 0 , 2 )`, `f ( 3 )` in math are functions applied, not names with their settings
         values = [q for _, _, q in find_quantities(m.group(2))]
-        if not values or sum(c.isupper() for c in name) < 2 or name.lower() in _reference_words():
+        if not values or sum(c.isupper() for c in name) < 2 or name.lower() in reference_words():
             continue  # `Inserting (28)`, `Scheme (26208924)`: a word, not the name of a dataset or model
         if len(values) == 1 and values[0].text.isdigit():
             continue  # `ODE (5)`, `ICLR (2024)`: an equation, item or year number
@@ -128,11 +128,6 @@ def tagged_values(text: str, sent: Sentence) -> list[tuple[int, Param]]:
         shape = {"value": vals[0]} if len(vals) == 1 else {"values": vals, "shape": "sequence"}
         out.append((m.start(), Param(name=_canon(name), surface=name, text=m.group(2).strip(), **shape)))
     return out
-
-
-@lru_cache(maxsize=1)
-def _reference_words() -> frozenset[str]:
-    return frozenset(str(w).lower() for w in cues().get("numerical", {}).get("reference_words", []))
 
 
 def _symbol(text: str, start: int, end: int) -> str | None:

@@ -112,7 +112,7 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
     for m in _assignment_re().finditer(text):
         key = m.group("key").strip(".-")
         canon = canonical_param(key)
-        if not _named(key, canon, m.group(0)) or _already(key, m.group("value"), known):
+        if not _named(key, canon, m.group(0)) or _already(key, m.group("value"), known) or _after_reference(text, m.start()):
             continue
         raw = m.group("value")
         items = [parse_quantity(v) for v in raw.strip("()").split(",")] if raw.startswith("(") else [parse_quantity(raw)]
@@ -138,7 +138,7 @@ def heading_params(text: str) -> list[Param]:
     out = []
     for m in _HEADING.finditer(text):
         phrase = re.sub(r"\([^()]*\)", " ", m.group("phrase"))
-        mentions = find_param_mentions(phrase)
+        mentions = [k for k in find_param_mentions(phrase) if not _after_reference(phrase, k.start)]
         q = parse_quantity(m.group("value"))
         if mentions and q is not None and isinstance(mentions[-1].target, str):
             last = mentions[-1]
@@ -147,14 +147,27 @@ def heading_params(text: str) -> list[Param]:
 
 
 def _named(key: str, canon: str | None, match: str) -> bool:
-    """Whether `key` names a parameter: known to the alias tables, or shaped like code and set with `=`."""
+    """Whether `key` names a parameter: known to the alias tables, or shaped like code and set with `=`.
+
+    Capitals and digits alone before a colon (`UCF101: 2048 samples`, `GPT4: 8k`) name a dataset
+    or a model, not a setting."""
     table = _tables()["assignment"]
     if key.lower() in table["not_names"]:
         return False
     if canon is not None:
         return True
+    if "=" not in match and re.fullmatch(r"[A-Z\d\-]+", key):
+        return False
     code_like = bool(re.search(r"[_\d\u0370-\u03ff]|[a-z][A-Z]", key))
     return len(key) >= table["min_unknown_length"] and (code_like or "=" in match)
+
+
+def _after_reference(text: str, start: int) -> bool:
+    """Whether the word before `start` is a reference word: `Experiment C.1`, `Table A2` label, not set."""
+    from sa_align.extract.text import reference_words
+
+    before = re.search(r"([A-Za-z]+)\.?\s*$", text[:start])
+    return bool(before) and before.group(1).lower() in reference_words()
 
 
 def _already(key: str, raw: str, known) -> bool:

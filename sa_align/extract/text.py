@@ -122,6 +122,12 @@ def cues() -> dict[str, Any]:
     return load_yaml("extract/cues.yaml")
 
 
+@lru_cache(maxsize=1)
+def reference_words() -> frozenset[str]:
+    """Words after which a number or a name is a label (`Table 3`, `Experiment C.1`), lower-cased."""
+    return frozenset(str(w).lower() for w in cues().get("numerical", {}).get("reference_words", []))
+
+
 @lru_cache(maxsize=None)
 def word_regex(words: tuple[str, ...]) -> re.Pattern[str]:
     """One case-insensitive pattern matching any of `words` as whole words (longest first)."""

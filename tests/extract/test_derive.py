@@ -74,3 +74,20 @@ def test_a_setting_named_in_a_heading_takes_the_value_after_the_colon():
 def test_values_end_before_the_comma_that_separates_settings():
     got = {p.name: p.value for p in assignment_params("inference_steps=100, total_images=82,783, lr=1e-4")}
     assert got["sampling_steps"] == 100 and got["total_images"] == 82783 and got["learning_rate"] == 1e-4
+
+
+def test_labels_after_reference_words_and_dataset_names_are_not_settings():
+    from sa_align.extract.derive import heading_params
+
+    # `C.1` is also PPO's value-loss coefficient `c1`: after "Experiment" it is an appendix label.
+    assert [(p.name, p.value) for p in heading_params("Training iterations for Experiment C.1 (varying sizes): 2000")] == [
+        ("max_steps", 2000)]
+    assert [p.name for p in assignment_params("see Appendix C.1=2, PPO c1=0.5")] == ["value_loss_coef"]
+    # Capitals and digits before a colon name a dataset; the same shape set with `=` is a code name.
+    assert assignment_params("UCF101: 2048 samples") == []
+    assert [p.name for p in assignment_params("DIM2=64")] == ["dim2"]
+
+
+def test_autoregressive_steps_are_sampling_steps_not_training_steps():
+    u = complete_unit(_unit("numerical", "Phase 1 uses 32 autoregressive steps, Phase 2 uses 4 autoregressive steps."))
+    assert [(p.name, p.value) for p in u.params] == [("sampling_steps", 32), ("sampling_steps", 4)]

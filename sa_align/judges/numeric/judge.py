@@ -348,6 +348,11 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     if label == Label.ALIGNED and "params" in unit.derived and any(d.label is None for d in decisions):
         # Read from free text, an unchecked parameter may be the one that differs.
         return abstain(NAME, f"{note}; a parameter read from the claim could not be checked")
+    if label == Label.MISMATCHED and certain and "params" in unit.derived and _differs_as_claimed(unit, decisions):
+        # "128x128 (half of the full 256x256)": code that sets 256 may derive 128 from it, or set
+        # the claim's other setting under this name. The difference is a lead, not a finding.
+        certain, conf = False, min(conf, 0.6)
+        note += "; but the code's value is one the claim also states, perhaps the value the stated one derives from"
     # `decide` keeps ten spans; one per line, first seen first.
     lines = list(dict.fromkeys((f.path, f.line) for f in facts))[:10]
     evidence: list[CodeSpan] = [line_span(path, line) for path, line in lines]
@@ -356,6 +361,23 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
         score = mismatch_score(sum(d.label == Label.MISMATCHED for d in decisions),
                                sum(d.label == Label.ALIGNED for d in decisions))
     return decide(NAME, label, note, confidence=conf, certain=certain, evidence=evidence, score=score)
+
+
+def _differs_as_claimed(unit: Unit, decisions: Sequence[ParamDecision]) -> bool:
+    """Whether every differing value the code sets is another number the claim states."""
+    from sa_align.judges.scope import stated_numbers
+
+    others = {round(v, 9) for v in stated_numbers(unit.claim)}
+    found: list[float] = []
+    for d in decisions:
+        if d.label != Label.MISMATCHED:
+            continue
+        others -= {round(float(v), 9) for v in ([d.param.value] if d.param.value is not None else d.param.values)
+                   if isinstance(v, (int, float))}
+        for f in d.evidence:
+            values = f.value if isinstance(f.value, list) else [f.value]
+            found += [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return bool(found) and all(round(v, 9) in others for v in found)
 
 
 def numeric_judge() -> StaticJudge:

@@ -448,3 +448,16 @@ async def test_a_free_text_parameter_left_unchecked_blocks_aligned(small):
     unit = complete_unit(Unit(id="u", kind="numerical", claim="Adam: lr=2e-5, warmup_ratio=0.06"))
     verdict = judge_numeric(small(ADAM).context(unit))
     assert verdict.abstained and "could not be checked" in verdict.reason
+
+
+async def test_a_code_value_the_claim_also_states_is_a_lead_not_a_finding(small):
+    from sa_align.extract.derive import complete_unit
+
+    j = small({"config.py": "IMAGE_SIZE = 256\n", "train.py": "from config import IMAGE_SIZE\nprint(IMAGE_SIZE // 2)\n"})
+    half = complete_unit(Unit(id="h", kind="numerical", claim="Low-resolution image size: 128 (half of the full 256 resolution)"))
+    verdict = judge_numeric(j.context(half))
+    assert verdict.label == Label.MISMATCHED and not verdict.certain and verdict.confidence <= 0.6
+    assert "the claim also states" in verdict.reason
+    # A value the claim does not state stays a certain finding.
+    other = complete_unit(Unit(id="o", kind="numerical", claim="Low-resolution image size: 128"))
+    assert judge_numeric(j.context(other)).certain
