@@ -151,6 +151,25 @@ def param_aliases(canonical: str) -> list[str]:
     return list(tables.aliases.get(canon or "", []))
 
 
+_IDENT = re.compile(r"[A-Za-z_][\w\[\]]*")
+_PLAIN_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+@lru_cache(maxsize=512)
+def _code_aliases(name: str) -> tuple[str, ...]:
+    return (name, *(a for a in param_aliases(name) if _IDENT.fullmatch(a)))
+
+
+def code_hints(names: list[str], surfaces: list[str], limit: int = 10) -> list[str]:
+    """Likely code identifiers for parameters (their code spellings in the alias tables), then the
+    surfaces that are identifiers themselves."""
+    out: list[str] = []
+    for name in names:
+        out.extend(_code_aliases(name))
+    out.extend(s for s in surfaces if _PLAIN_IDENT.fullmatch(s))
+    return list(dict.fromkeys(out))[:limit]
+
+
 def param_components(name: str) -> list[str]:
     """Parameters an ordered tuple name stands for (`betas` -> `[beta1, beta2]`); `[]` when it is not one."""
     table = load_yaml("aliases/params.yaml").get("composites") or {}

@@ -13,9 +13,9 @@ import re
 from functools import lru_cache
 
 from sa_align.aliases import canonical_param, find_entities
-from sa_align.extract.numerical import PROTOCOL_PARAMS, is_result_sentence, is_statistics
+from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import math_quantities, quantities_joined, with_spaced
-from sa_align.extract.text import Sentence, cue_regex, cues, math_spans, reference_words, word_regex
+from sa_align.extract.text import Sentence, cue_regex, cues, is_result_sentence, is_statistics, math_spans, reference_words, word_regex
 from sa_align.models import Param
 from sa_align.numbers import find_quantities
 

@@ -19,9 +19,9 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from sa_align.aliases import Mention, find_entities, find_param_mentions, param_aliases
+from sa_align.aliases import Mention, find_param_mentions
 from sa_align.extract.spaced import math_quantities, with_spaced
-from sa_align.extract.text import Sentence, cue_regex, cues, math_spans, word_regex
+from sa_align.extract.text import Sentence, cue_regex, cues, is_result_sentence, is_statistics, math_spans, word_regex
 from sa_align.models import Param, UnitKind
 from sa_align.numbers import Quantity, find_quantities, parse_number
 
@@ -119,8 +119,6 @@ _GAP_SYMBOL = re.compile(
 )
 _LETTERS_OR_SPACE = re.compile(r"[A-Za-z\-]+|\s")
 _DIGIT = re.compile(r"\d")
-_IDENT = re.compile(r"[A-Za-z_][\w\[\]]*")
-_PLAIN_IDENT = re.compile(r"[A-Za-z_]\w*")
 
 
 def _filler_ok(gap: str) -> bool:
@@ -368,20 +366,6 @@ def _word_numbers(text: str, sent: Sentence) -> list[tuple[int, int, Quantity]]:
     return out
 
 
-def is_statistics(text: str, sent: Sentence) -> bool:
-    """A sentence that describes a dataset's size ("Cora has 2,708 nodes and 7 classes")."""
-    if not _ncue_regex("statistics_cues").search(sent.text):
-        return False
-    return any(m.target[0] == "dataset" for m in find_entities(text, sent.start, sent.end))
-
-
-def is_result_sentence(sentence: str) -> bool:
-    """True when the sentence reports outcomes and states no setting."""
-    return bool(cue_regex("numerical", "result_cues").search(sentence)) and not cue_regex(
-        "numerical", "setting_cues"
-    ).search(sentence)
-
-
 def sentence_bindings(text: str, sent: Sentence, citations=None) -> list[Binding]:
     """Every parameter binding stated in one sentence, in order of appearance."""
     if sent.text.startswith("#") or is_statistics(text, sent):
@@ -398,20 +382,6 @@ def sentence_bindings(text: str, sent: Sentence, citations=None) -> list[Binding
     if is_result_sentence(sent.text):
         bindings = [b for b in bindings if b.kind == UnitKind.PROTOCOL]
     return bindings
-
-
-@lru_cache(maxsize=512)
-def _code_aliases(name: str) -> tuple[str, ...]:
-    return (name, *(a for a in param_aliases(name) if _IDENT.fullmatch(a)))
-
-
-def hints_for(names: list[str], surfaces: list[str], limit: int = 10) -> list[str]:
-    """Likely code identifiers for the parameters, from the alias table."""
-    out: list[str] = []
-    for name in names:
-        out.extend(_code_aliases(name))
-    out.extend(s for s in surfaces if _PLAIN_IDENT.fullmatch(s))
-    return list(dict.fromkeys(out))[:limit]
 
 
 def claim_for(b: Binding) -> str:

@@ -8,7 +8,7 @@ only the categories in `results_ok` (what was compared, on what data).
 from __future__ import annotations
 
 from sa_align.aliases import Mention, entity_aliases, find_entities
-from sa_align.extract.numerical import is_result_sentence
+from sa_align.extract.text import is_result_sentence
 import re
 from functools import lru_cache
 

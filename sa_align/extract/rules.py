@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from sa_align.aliases import code_hints
 from sa_align.extract.attribution import CitationIndex, attribute
 from sa_align.extract.counts import count_params
 from sa_align.extract.method import method_sentences
-from sa_align.extract.numerical import claim_for, hints_for, sentence_bindings
+from sa_align.extract.numerical import claim_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
 from sa_align.extract.tables import settings_cells, side_by_side, table_entities, table_units
@@ -65,13 +66,13 @@ def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> 
             continue
         b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, bd.mention.start,
               claim=claim_for(bd), params=bd.params,
-              hints=hints_for([p.name for p in bd.params], [bd.mention.surface]))  # fmt: skip
+              hints=code_hints([p.name for p in bd.params], [bd.mention.surface]))  # fmt: skip
     if b.word_named and not skipped(sent.section, "numerical"):
         taken = [(q[0], q[1]) for bd in bindings for q in bd.items]
         bound = {p.name for bd in bindings for p in bd.params}
         for offset, p in count_params(text, sent, taken, bound):
             b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, offset, claim=f"The paper sets {p.name} = {p.text}.",
-                  params=[p], hints=hints_for([p.name], []))  # fmt: skip
+                  params=[p], hints=code_hints([p.name], []))  # fmt: skip
     mentions = [] if skipped(sent.section, "protocol") else protocol_entities(text, sent)
     if not mentions and not protocol_params:
         return

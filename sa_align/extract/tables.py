@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sa_align.aliases import GREEK_NAMES, canonical_param, find_entities, find_param_mentions, normalize_key
-from sa_align.extract.numerical import PROTOCOL_PARAMS, hints_for
+from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, find_entities, find_param_mentions, normalize_key
+from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import cell_quantities
 from sa_align.extract.text import cues, word_regex
 from sa_align.models import Param, UnitKind
@@ -184,7 +184,7 @@ def _transposed_row(row: Row, name_col: int, value_cols: list[int], heads: list[
     if not params:
         return None
     kind = UnitKind.PROTOCOL if all(p.name in PROTOCOL_PARAMS for p in params) else UnitKind.NUMERICAL
-    return TableUnit(row.start, row.end, params, kind, hints_for(list(dict.fromkeys(p.name for p in params)), []))
+    return TableUnit(row.start, row.end, params, kind, code_hints(list(dict.fromkeys(p.name for p in params)), []))
 
 
 def settings_cells(text: str, table: Table) -> list[Cell]:
@@ -301,7 +301,7 @@ def _row_unit(row: Row, name_col: int, value_cols: list[int], conditions: dict[i
     if not params:
         return None
     kind = UnitKind.PROTOCOL if all(p.name in PROTOCOL_PARAMS for p in params) else UnitKind.NUMERICAL
-    hints = hints_for(list(dict.fromkeys(p.name for p in params)), [m.surface for m in mentions])
+    hints = code_hints(list(dict.fromkeys(p.name for p in params)), [m.surface for m in mentions])
     return TableUnit(row.start, row.end, params, kind, hints)
 
 

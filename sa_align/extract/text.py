@@ -159,3 +159,22 @@ def clean(text: str, limit: int = 300) -> str:
     """Whitespace collapsed and length capped, for claims and step phrases."""
     s = re.sub(r"\s+", " ", text).strip()
     return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
+
+
+# --------------------------------------------------------------------------- sentences
+
+
+def is_statistics(text: str, sent: Sentence) -> bool:
+    """A sentence that describes a dataset's size ("Cora has 2,708 nodes and 7 classes")."""
+    from sa_align.aliases import find_entities
+
+    if not cue_regex("numerical", "statistics_cues").search(sent.text):
+        return False
+    return any(m.target[0] == "dataset" for m in find_entities(text, sent.start, sent.end))
+
+
+def is_result_sentence(sentence: str) -> bool:
+    """True when the sentence reports outcomes and states no setting."""
+    return bool(cue_regex("numerical", "result_cues").search(sentence)) and not cue_regex(
+        "numerical", "setting_cues"
+    ).search(sentence)

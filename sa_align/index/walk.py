@@ -205,16 +205,24 @@ def _visit(
             return None
         seen_dirs.add(key)
         return rel, target
-    if not stat.S_ISREG(st.st_mode):
-        skip(Skip(path=rel, reason="not-a-regular-file"))
-    elif os.path.splitext(rel)[1].lower() in walk_rules().binary_exts and not is_lfs_pointer_file(target, st.st_size):
-        skip(Skip(path=rel, reason="binary"))
-    elif st.st_size > config.max_file_bytes:
-        skip(Skip(path=rel, reason="too-large"))
-    elif len(out.files) >= config.max_files:
-        skip(Skip(path=rel, reason="max-files"))
+    reason = _file_skip(rel, target, st, len(out.files), config)
+    if reason:
+        skip(Skip(path=rel, reason=reason))
     else:
         out.files[rel] = target
+    return None
+
+
+def _file_skip(rel: str, target: Path, st: os.stat_result, kept: int, config: IndexConfig) -> str | None:
+    """Why a file that is not ignored is still not read, if it is not: its kind, its size, or the file cap."""
+    if not stat.S_ISREG(st.st_mode):
+        return "not-a-regular-file"
+    if os.path.splitext(rel)[1].lower() in walk_rules().binary_exts and not is_lfs_pointer_file(target, st.st_size):
+        return "binary"
+    if st.st_size > config.max_file_bytes:
+        return "too-large"
+    if kept >= config.max_files:
+        return "max-files"
     return None
 
 

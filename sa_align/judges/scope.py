@@ -34,7 +34,9 @@ def _table() -> dict:
 
 @lru_cache(maxsize=1)
 def _reference_re() -> re.Pattern[str]:
-    words = "|".join(re.escape(w) for w in _table()["reference_words"])
+    from sa_align.extract.text import reference_words
+
+    words = "|".join(re.escape(w) for w in sorted({*reference_words(), *_table()["extra_reference_words"]}))
     return re.compile(rf"\b(?:{words})\.?\s*[\[(]?\s*$", re.IGNORECASE)
 
 
