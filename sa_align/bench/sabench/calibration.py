@@ -71,14 +71,14 @@ def train_sabench(dataset: str | Path, config: EvalConfig, out: Path, *, papers:
     groups = _folds(sorted({r.paper for r in features if r.skipped is None}), folds)
     held_out: list[RunRecord] = []
     for k, test in enumerate(groups):
-        model = fit(*_rows([r for r in features if r.paper not in test]), _provenance(dataset, features, test))
+        model = fit(*_rows([r for r in features if r.paper not in test]), _provenance(dataset, out, features, test))
         path = out / "folds" / f"fold-{k}.json"
         _write(path, model.model_dump_json(indent=None))
         fold_config = config.model_copy(update={"calibration": config.calibration.model_copy(
             update={"enabled": True, "model": path, "allow_uncalibrated": False})})
         held_out += run_all(dataset, fold_config, out / "folds" / f"runs-{k}", papers=test, setups=setups,
                             workers=workers, progress=_stage(progress, f"fold {k + 1}/{len(groups)}"))
-    final = fit(*_rows(features), _provenance(dataset, features, []))
+    final = fit(*_rows(features), _provenance(dataset, out, features, []))
     final.cross_validation = _summary(sabench_metrics(held_out))
     model_path = out / "sabench.json"
     _write(model_path, final.model_dump_json(indent=None))
@@ -109,7 +109,7 @@ def _rows(records: list[RunRecord]) -> tuple[list[dict[str, float]], list[float]
     return [o.features for o in outcomes], [o.reference for o in outcomes]
 
 
-def _provenance(dataset, records: list[RunRecord], excluded: list[str]):
+def _provenance(dataset, out: Path, records: list[RunRecord], excluded: list[str]):
     from sa_align.calibrate.model import Provenance
 
     papers = sorted({r.paper for r in records if r.skipped is None} - set(excluded))
@@ -117,14 +117,14 @@ def _provenance(dataset, records: list[RunRecord], excluded: list[str]):
         dataset="SA-Bench, agent runs judged by SA-Bench's LLM judge", commit=tables().commit,
         license=f"{tables().license} The model is learned from SA-Bench's judged claims (CC-BY-4.0); "
                 "attribution: the SA-Bench authors.",
-        papers=papers, trained_at=date.today().isoformat(), command=_command(dataset),
+        papers=papers, trained_at=date.today().isoformat(), command=_command(dataset, out),
     )
 
 
-def _command(dataset) -> str:
-    """The command as run, with the dataset's local path replaced by a placeholder."""
-    args = ["DATASET" if a == str(dataset) else a for a in sys.argv[1:]]
-    return " ".join(shlex.quote(a) for a in ["sa-align", *args])
+def _command(dataset, out: Path) -> str:
+    """The command as run, with the local paths of the dataset and the output folder replaced by placeholders."""
+    names = {str(dataset): "DATASET", str(out): "OUT"}
+    return " ".join(shlex.quote(a) for a in ["sa-align", *(names.get(a, a) for a in sys.argv[1:])])
 
 
 def _summary(m: SABenchMetrics) -> dict[str, float | None]:

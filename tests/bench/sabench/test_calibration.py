@@ -60,3 +60,11 @@ def test_folds_deal_papers_round_robin_and_need_two_papers():
     assert _folds(["a", "b"], 5) == [["a"], ["b"]]
     with pytest.raises(ValueError, match="two papers"):
         _folds(["a"], 5)
+
+
+def test_the_recorded_command_names_no_local_path(monkeypatch, tmp_path):
+    from sa_align.bench.sabench.calibration import _command
+
+    out = tmp_path / "calibration"
+    monkeypatch.setattr("sys.argv", ["sa-align", "bench", "/data/SA-Bench", "--sabench", "--train", str(out)])
+    assert _command("/data/SA-Bench", out) == "sa-align bench DATASET --sabench --train OUT"
