@@ -15,7 +15,9 @@ from sa_align.aliases import find_entities
 from sa_align.extract.text import Sentence, cue_regex, cues, math_spans
 
 _SUBSCRIPTED = re.compile(r"(?<![A-Za-z\\])([A-Za-z])_\{?\\?([A-Za-z0-9]{1,8})\}?")
-_ACCENTED = re.compile(r"\\(hat|bar|tilde|overline|widehat)\s*\{?\s*\\?([A-Za-z]+)\s*\}?")
+_ACCENTED = re.compile(
+    r"\\(hat|bar|tilde|overline|widehat)\s*\{?\s*(?:\\(?:mathbf|boldsymbol|bm|mathrm|mathit|mathcal)\s*\{\s*)?\\?([A-Za-z]+)\s*\}?")
+"""`\\hat{v}`, `\\bar{\\mathbf{z}}`: an accented symbol, through a font command to the letter it decorates."""
 _NAMED = re.compile(r"\\(?:operatorname|mathrm|text|mathit)\s*\{([A-Za-z][A-Za-z_\-]{1,30})\}")
 _FUNCS = re.compile(r"\\(log|exp|sqrt|max|min|tanh|sin|cos|softmax|arg\s*max|argmax|argmin|sum|prod|nabla|odot|otimes)\b")
 _CODE = re.compile(r"`([A-Za-z_][\w.]{1,40})`")
@@ -59,6 +61,12 @@ def math_identifiers(math: str) -> list[str]:
             found.append(_GREEK[ch])
     found.extend(g for g in re.findall(r"\\([a-z]+)", math) if g in _GREEK.values())
     return found
+
+
+def names_code(sent: Sentence) -> bool:
+    """Whether the sentence writes a code identifier itself (`` `clip_grad_norm_` ``): otherwise its
+    hints are the paper's notation and named methods, which code spells its own way."""
+    return bool(_CODE.search(sent.text))
 
 
 def method_hints(text: str, sent: Sentence, math: list[str]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sa_align.aliases import code_hints
 from sa_align.extract.attribution import CitationIndex, attribute
 from sa_align.extract.counts import count_params
-from sa_align.extract.method import method_sentences
+from sa_align.extract.method import method_sentences, names_code
 from sa_align.extract.numerical import claim_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
@@ -105,7 +105,9 @@ def _ordering(b: _Builder, sentences: list[Sentence]) -> None:
 def _methods(b: _Builder, sentences: list[Sentence]) -> None:
     eligible = [s for s in sentences if not skipped(s.section, "method") and not _is_heading(s)]
     for sent, hints in method_sentences(b.paper.text, eligible):
-        b.add(UnitKind.METHOD, sent.start, sent.end, None, None, claim=clean(sent.text), hints=hints)
+        # Notation (`z_sa`, `pi`) is marked as read from the claim: its absence from code shows nothing.
+        derived = ["hints"] if hints and not names_code(sent) else []
+        b.add(UnitKind.METHOD, sent.start, sent.end, None, None, claim=clean(sent.text), hints=hints, derived=derived)
 
 
 def assign_ids(units: list[Unit]) -> list[Unit]:

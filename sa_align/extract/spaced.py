@@ -19,6 +19,9 @@ _SPLIT_EXP = re.compile(r"(?<=\d)([eE])\s*([-+\u2212])\s+(?=\d)|(?<=\d[eE])\s+(?
 _LOST_CARET = re.compile(r"(?<![\w.])10[-\u2212](\d{1,2})(?![\w.])")
 """`10-4` in a table cell is `10^-4` whose superscript the converter flattened."""
 
+_CELL_CITATION = re.compile(r"\((?=[^()]*[A-Za-z])[^()]*\b(?:19|20)\d\d[a-z]?\s*\)")
+"""`AdamW (Loshchilov & Hutter, 2019)`: a citation in a cell; its year is no setting."""
+
 Found = list[tuple[int, int, Quantity]]
 
 
@@ -59,7 +62,7 @@ def quantities_joined(seg: str, base: int = 0) -> Found:
 def cell_quantities(cell: str) -> list[Quantity]:
     """Numbers of one table cell: split exponents rejoined, flattened powers of ten restored."""
     fixed = _SPLIT_EXP.sub(lambda m: (m.group(1) + m.group(2)) if m.group(1) else "", cell)
-    fixed = _LOST_CARET.sub(r"10^-\1", fixed)
+    fixed = _LOST_CARET.sub(r"10^-\1", _CELL_CITATION.sub(" ", fixed))
     return [q for _, _, q in find_quantities(fixed)]
 
 

@@ -122,7 +122,7 @@ class Unit(_Model):
     hints: list[str] = Field(default_factory=list)
     """Identifiers and keywords likely to appear in an implementation (helps retrieval)."""
     derived: list[str] = Field(default_factory=list)
-    """Fields (`params`, `entities`, `order`, `hints`) that were filled from the claim's own text because the unit arrived without them (`sa_align.extract.derive`)."""
+    """Fields (`params`, `entities`, `order`, `hints`) that were filled from the claim's own text because the unit arrived without them (`sa_align.extract.derive`), or read from the paper's notation rather than from identifiers it writes (an extracted method unit's hints)."""
     weight: float = Field(default=1.0, ge=0)
     """Relative importance when averaging scores over units."""
     origin: str = "rules"

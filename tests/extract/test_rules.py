@@ -117,6 +117,18 @@ def test_method_units_have_math_hints(units: list[Unit]) -> None:
     assert not any(u.quote.strip().startswith("In Section 3.1") for u in methods)
 
 
+def test_notation_hints_are_marked_as_read_from_the_claim() -> None:
+    paper = paper_from_text(
+        "# Method\n\nWe use a target network $f _ { \\omega ^ { \\prime } }$ to generate the dynamics target "
+        "$\\bar { \\mathbf { z } } _ { s } = g ( s )$ for the encoder.\n\n"
+        "The loss is computed by `dynamics_loss` as $L = \\| z - \\bar { z } \\| ^ 2$ over each batch.\n")
+    methods = [u for u in extract_units(paper) if u.kind == UnitKind.METHOD]
+    notation, named = methods
+    # Font commands are no names: `\bar{\mathbf{z}}` is `z_bar`, never `mathbf_bar`.
+    assert "z_bar" in notation.hints and not any("mathbf" in h for h in notation.hints)
+    assert notation.derived == ["hints"] and named.derived == []
+
+
 def test_ids_are_stable_and_in_paper_order(paper: Paper, units: list[Unit]) -> None:
     again = extract_units(paper)
     assert [u.model_dump() for u in again] == [u.model_dump() for u in units]

@@ -123,7 +123,8 @@ class ParamDecision:
 
 
 def decide_param(
-    p: Param, index: RepoIndex, tol: float, hints: list[str] | None = None, words: frozenset[str] = frozenset()
+    p: Param, index: RepoIndex, tol: float, hints: list[str] | None = None, words: frozenset[str] = frozenset(),
+    siblings: Sequence[Param] = (),
 ) -> ParamDecision:
     """Decide one parameter from every site that sets it.
 
@@ -131,13 +132,13 @@ def decide_param(
     name stand in (`base_width: 64` for "64 filters" hinted `base_width`); a
     decision found that way is never certain. `words` (`unit_words`) are what
     the unit says besides the parameter's name; they pick among sites that disagree.
+    `siblings` are the unit's other parameters of the same name ("stride 2 ... stride 1"):
+    a site holding a sibling's value is that sibling's setting, not a different value.
     """
     tol = p.tolerance if p.tolerance is not None else tol
-    sites = [(f, compare(f.value, p, tol)) for f in param_sites(p, index)]
-    sites = [(f, o) for f, o in sites if o is not None]
+    sites = _own_sites(param_sites(p, index), p, siblings, tol)
     if not sites and hints:
-        found = [(f, compare(f.value, p, tol)) for f in param_index(index).hint_sites(hints)]
-        found = [(f, o) for f, o in found if o is not None]
+        found = _own_sites(param_index(index).hint_sites(hints), p, siblings, tol)
         if found:
             d = _decide_sites(p, index, found, words)
             if d.label == Label.MISMATCHED and not any(_specific_hint(h, f, p) for h in hints for f, _ in found):
@@ -152,6 +153,18 @@ def decide_param(
         note = f"{_say(p, related, 'sets')} under a related name ({names}), which is not counted as the setting"
         return ParamDecision(p, None, 0.0, False, [], note)
     return _decide_sites(p, index, sites, words)
+
+
+def _own_sites(facts, p: Param, siblings: Sequence[Param], tol: float) -> list[tuple[ValueFact, Outcome]]:
+    """Each comparable site with its outcome for `p`, less the sites that hold a sibling's value instead."""
+    out = []
+    for f in facts:
+        outcome = compare(f.value, p, tol)
+        if outcome == "conflict" and any(compare(f.value, q, tol) == "match" for q in siblings):
+            continue
+        if outcome is not None:
+            out.append((f, outcome))
+    return out
 
 
 def _specific_hint(hint: str, fact: ValueFact, p: Param) -> bool:
@@ -171,12 +184,14 @@ def _specific_hint(hint: str, fact: ValueFact, p: Param) -> bool:
 
 
 def param_hints(unit: Unit, p: Param) -> list[str]:
-    """Hints that may name `p`'s setting: all of them for a one-parameter unit, else those sharing a word with it."""
+    """Hints that may name `p`'s setting: all of them for a one-parameter unit, else those sharing a
+    word with it other than a generic one (`batch_size` does not name `replay_buffer_size`)."""
     if len(unit.params) == 1:
         return list(unit.hints)
+    from sa_align.judges.words import generic_words
     from sa_align.retrieve.text import tokenize
 
-    words = set(tokenize(f"{p.name} {p.surface or ''}"))
+    words = set(tokenize(f"{p.name} {p.surface or ''}")) - generic_words()
     return [h for h in unit.hints if set(tokenize(h)) & words]
 
 
@@ -190,7 +205,9 @@ def decide_params(unit: Unit, index: RepoIndex, tol: float) -> tuple[ParamDecisi
     memo: dict[tuple[str, float], tuple[ParamDecision, ...]] = per_index(index, "param-decisions", lambda _ix: {})
     key = (unit.model_dump_json(include={"claim", "params", "hints"}), tol)
     if key not in memo:
-        memo[key] = tuple(decide_param(p, index, tol, param_hints(unit, p), unit_words(unit, p)) for p in unit.params)
+        memo[key] = tuple(decide_param(p, index, tol, param_hints(unit, p), unit_words(unit, p),
+                                       [q for q in unit.params if q is not p and q.name == p.name])
+                          for p in unit.params)
     return memo[key]
 
 

@@ -461,3 +461,24 @@ async def test_a_code_value_the_claim_also_states_is_a_lead_not_a_finding(small)
     # A value the claim does not state stays a certain finding.
     other = complete_unit(Unit(id="o", kind="numerical", claim="Low-resolution image size: 128"))
     assert judge_numeric(j.context(other)).certain
+
+
+async def test_same_named_settings_of_one_unit_are_not_each_others_differences(small):
+    j = small({"net.py": "import torch.nn as nn\n\n\ndef encoder():\n"
+                         "    return [nn.Conv2d(3, 32, 3, stride=2), nn.Conv2d(32, 32, 3, stride=2),\n"
+                         "            nn.Conv2d(32, 32, 3, stride=1)]\n"})
+    unit = Unit(id="s", kind="numerical", claim="Conv layers use stride 2, 2 and then stride 1.",
+                params=[Param(name="stride", value=2), Param(name="stride", value=1)])
+    assert judge_numeric(j.context(unit)).label == Label.ALIGNED
+    wrong = unit.model_copy(update={"params": [Param(name="stride", value=2), Param(name="stride", value=4)]})
+    assert judge_numeric(j.context(wrong)).label == Label.MISMATCHED
+
+
+def test_a_generic_word_does_not_make_a_hint_name_a_setting():
+    from sa_align.judges.numeric.judge import param_hints
+
+    buffer, batch = Param(name="replay_buffer_size", value=1_000_000), Param(name="batch_size", value=256)
+    unit = Unit(id="b", kind="numerical", claim="buffer 1M, batch 256", params=[buffer, batch],
+                hints=["replay_buffer_size", "capacity", "batch_size"])
+    assert param_hints(unit, buffer) == ["replay_buffer_size"]
+    assert param_hints(unit, batch) == ["batch_size"]
