@@ -64,6 +64,8 @@ _WORD_NUM = re.compile(
 )
 _SQUARE = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:×|\\times|x|X)\s*(\d{1,4})\$?\s+(?:random\s+|center\s+|centre\s+)?([A-Za-z]+)")
 _NOT_COUNT_BEFORE = re.compile(r"\b(?:the|these|those|both|of|all|other|first|last)\s+$", re.IGNORECASE)
+_LOOP_FROM = re.compile(r"\bfor\s+\$?\s*[A-Za-z_][\w{}\\ ]{0,20}?\s*\$?\s*(?:=|\\gets|\\leftarrow|←)\s*\$?\s*$")
+_LOOP_TO = re.compile(r"\s*\$?\s*(?:to|,\s*\\?\.\.\.|\\dots|\.\.)\s", re.IGNORECASE)
 _MAX_GAP = 60
 
 
@@ -138,6 +140,8 @@ def _usable(text: str, q: tuple[int, int, Quantity], citations) -> bool:
     start, end, _ = q
     if citations is not None and citations.covers(start, end):
         return False
+    if _LOOP_FROM.search(text, max(0, start - 40), start) and _LOOP_TO.match(text, end):
+        return False  # `for epoch = 1 to max_epochs`: where a loop starts, not a setting
     before = text[max(0, start - 24) : start]
     if _TIMES_NEAR.search(before) or _TIMES_AFTER.match(text, end):
         return False  # `3×3`, `16 × 16`: a shape, not a count or a setting of the noun after it

@@ -202,17 +202,18 @@ def _settings_table(text: str, table: Table, body: list[Row], name_col: int, hea
     names, but never a name column mostly of datasets, tasks or methods."""
     cap = caption(text, table)
     words = word_regex(tuple(str(w) for w in _tcues().get("setting_words", [])))
-    result = word_regex(tuple(str(w) for w in _tcues().get("result_words", []))).search(cap)
+    result = _result_at(cap)
     setting = words.search(cap)
     # The caption's subject comes first: "Hyperparameters ... for the results of Table 2" lists settings,
     # "Results with different hyperparameters" reports outcomes.
-    if (result and not (setting and setting.start() < result.start())) or _spread_share(body, name_col) > 0.3:
+    if (result is not None and not (setting and setting.start() < result)) or _spread_share(body, name_col) > 0.3:
         return False
+    names = [r.cells[name_col].text for r in body if name_col < len(r.cells)]
+    if _share_naming(names, ("metric",)) > 0.5:
+        return False  # rows of R2, RMSE, FID: measured outcomes, whatever the caption calls them
     if setting or any(words.search(h) for h in heads):
         return True
-    names = [r.cells[name_col].text for r in body if name_col < len(r.cells)]
-    entities = sum(any(m.target[0] in ("dataset", "method") for m in find_entities(n)) for n in names)
-    if entities * 2 > len(names):
+    if _share_naming(names, ("dataset", "method")) > 0.5:
         return False
     plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
     if any(h.lower() in plain for h in heads[name_col + 1 :]) or _mostly_names(body, name_col, heads):
@@ -220,6 +221,20 @@ def _settings_table(text: str, table: Table, body: list[Row], name_col: int, hea
     value_cols = [c for c in range(name_col + 1, len(heads)) if _has_numbers(body, c)]
     metrics = any(m.target[0] == "metric" for h in heads for m in find_entities(h))
     return not metrics and _head_share(heads, value_cols) >= 0.5
+
+
+def _result_at(cap: str) -> int | None:
+    """Where the caption first speaks of results: a result word, or a metric it names (`$R^2$ for PDE2`)."""
+    word = word_regex(tuple(str(w) for w in _tcues().get("result_words", []))).search(cap)
+    # `$R ^ { 2 }$` as converters write it is `R^2` to the alias tables; blanking keeps the offsets.
+    plain = re.sub(r"\s*\^\s*\{\s*(\w+)\s*\}", lambda m: "^" + m.group(1).ljust(len(m.group(0)) - 1), cap)
+    starts = [m.start for m in find_entities(plain) if m.target[0] == "metric"] + ([word.start()] if word else [])
+    return min(starts, default=None)
+
+
+def _share_naming(names: list[str], categories: tuple[str, ...]) -> float:
+    """Share of name cells that name an entity of `categories` (a metric, a dataset, a method)."""
+    return sum(any(m.target[0] in categories for m in find_entities(n)) for n in names) / max(1, len(names))
 
 
 def _spread_share(body: list[Row], name_col: int) -> float:

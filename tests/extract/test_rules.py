@@ -338,3 +338,9 @@ def test_a_symbol_with_its_unit_word_and_a_time_step_are_named() -> None:
     )
     params = _by_name(text)
     assert params["internal_ticks"] == ("M", 4) and params["time_step_size"][1] == 0.05
+
+
+def test_where_a_loop_starts_is_no_setting() -> None:
+    paper = paper_from_text("# Training\n\nAlgorithm 1: 1: initialize 2: for epoch $= 1$ to max_epochs do 3: shuffle the data. "
+                            "We train for 500 epochs.\n")
+    assert [(p.name, p.value) for u in extract_units(paper) for p in u.params] == [("epochs", 500)]

@@ -221,3 +221,27 @@ def test_a_settings_caption_mentioning_results_later_still_lists_settings() -> N
     assert got["learning_rate"] == [(0.0003, "Coarse-Resolution Model"), (0.0001, "Fine-Resolution Model")]
     assert got["batch_size"] == [(64, "Coarse-Resolution Model"), (32, "Fine-Resolution Model")]
     assert "image_size" not in got
+
+
+@pytest.mark.parametrize("caption, rows", [
+    # Rows of metrics are outcomes, whatever the caption calls the table.
+    ("Table 1: Error metrics for PDE1 (5 parameters).",
+     "<tr><td>R2</td><td>0.986</td><td>0.983</td></tr><tr><td>Relative L2</td><td>0.0146</td><td>0.0175</td></tr>"),
+    # A metric the caption names in converted math, and a table of computation times.
+    ("Table D.10: $R ^ { 2 }$ for PDE2 with $2 \\times 1 0 ^ { 3 }$ training samples.",
+     "<tr><td>u(t)</td><td>0.997</td><td>0.981</td></tr><tr><td>dropout</td><td>0.206</td><td>0.422</td></tr>"),
+    ("Table D.12: Computation time for preparing datasets.",
+     "<tr><td>Batch size</td><td>1.852</td><td>0.932</td></tr><tr><td>Epochs</td><td>1.387</td><td>0.796</td></tr>"),
+])
+def test_tables_of_measured_outcomes_give_no_settings(caption: str, rows: str) -> None:
+    text = f"# Experiments\n\n{caption}\n\n<table><tr><td>Value</td><td>FNO</td><td>SC-FNO</td></tr>{rows}</table>\n"
+    table = text.index("<table>")
+    assert not any(u.kind == UnitKind.NUMERICAL and u.span.start >= table for u in extract_units(paper_from_text(text)))
+
+
+def test_a_citation_year_in_a_settings_cell_is_no_value() -> None:
+    text = ("# Appendix\n\nTable 5: Hyperparameters.\n\n<table><tr><td>Hyperparameter</td><td>Value</td></tr>"
+            "<tr><td>Optimizer</td><td>AdamW (Loshchilov &amp; Hutter, 2019)</td></tr>"
+            "<tr><td>Learning rate</td><td>3e-4</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert list(got) == ["learning_rate"]
