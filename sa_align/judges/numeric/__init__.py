@@ -2,6 +2,7 @@
 
 - `judge.py`: the judge (compare each site's value, decide by precedence);
 - `sites.py`: which sites of a parameter take effect, and which ones a unit is about;
+- `combine.py`: the unit's verdict from its parameters' decisions;
 - `counts.py`: count parameters (seeds, runs, folds), loops included.
 """
 

@@ -51,7 +51,10 @@ value survives only where nothing runs: a match there is no finding (unknown),
 a different value a weak mismatch (0.5 at most, never certain).
 
 Decision for one parameter: no comparable site -> unknown; every site equal ->
-aligned (certain); every site different -> mismatched (certain); but when every
+aligned (certain); every site different -> mismatched (certain, unless the sites
+are the branches of one preset chain, `if size == "base": ... elif size == "large":`,
+none of them with the stated value: 0.8, since the claim's preset may be absent
+from the chain or the value another setting's); but when every
 site is dead configuration (tier 0), nothing shows the value reaches the run:
 aligned or mismatched with confidence 0.5 at most, never certain (an LLM judge, when
 configured, still looks). Otherwise the
@@ -59,10 +62,10 @@ highest tier decides: all equal there -> aligned (not certain: lower sites
 differ), all different there -> mismatched (certain: the value that takes
 effect is wrong). Mixed at the top tier, the unit's context first picks the
 sites it is about: a site whose context (key path above the leaf, callee,
-enclosing function, file path) carries a word of the claim or hints, other
+enclosing function, the string literals of its enclosing `if`, file path) carries a word of the claim or hints, other
 than the parameters' own names and generic words, that some other top site
 lacks (`tasks.mnli.learning_rate` for "the learning rate for MNLI", a
-`finetune()` body for "when fine-tuning"). Those sites alone decide: all equal
+`finetune()` body for "when fine-tuning", `if model == "Hi-MAR-B":` for the B model). Those sites alone decide: all equal
 -> aligned, all different -> mismatched (0.8, not certain: context is read
 from words). Without such a word, when a differing site is the same
 setting as a matching one (same key path, or the same callee) the code
@@ -81,12 +84,14 @@ from typing import Sequence
 
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
+from sa_align.judges.numeric.combine import combine, differs_as_claimed, mismatch_score
 from sa_align.judges.numeric.compare import compare
 from sa_align.judges.numeric.counts import param_sites
 from sa_align.judges.numeric.sites import (
     Outcome,
     SiteCheck,
     about_unit,
+    branch_literals,
     ignored_default,
     other_callee,
     overrides_read,
@@ -236,7 +241,8 @@ def _decide_sites(
 def _checks(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> list[SiteCheck]:
     """Each site with its precedence tier and the configuration read it overrides."""
     literal_lines = len({(f.path, f.line) for f, _ in sites if f.source in ("kwarg", "positional", "assign", "dict")})
-    return [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index)) for f, o in sites]
+    return [SiteCheck(f, tier(f, index, literal_lines), o, overrides_read(f, index), branch_literals(f, index))
+            for f, o in sites]
 
 
 def _dead_only(p: Param, index: RepoIndex, sites: list, dead: list[ValueFact], words: frozenset[str]) -> ParamDecision:
@@ -266,6 +272,11 @@ def _by_precedence(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> 
     if not conflicts:
         return ParamDecision(p, Label.ALIGNED, 0.95, True, [c.fact for c in matches], _say(p, matches, "sets"))
     if not matches:
+        if len({c.branch for c in conflicts if c.branch}) >= 2:
+            # Presets of one chain (`if size == "base": ... elif size == "large":`), none with the stated
+            # value: the claim's preset may be missing from the chain, or the value another setting's.
+            note = _say(p, conflicts, "sets") + "; each in a preset of one chain, none with the stated value"
+            return ParamDecision(p, Label.MISMATCHED, 0.8, False, [c.fact for c in conflicts], note)
         return ParamDecision(p, Label.MISMATCHED, 0.95, True, [c.fact for c in conflicts], _say(p, conflicts, "sets"))
     conflicts = [c for c in conflicts if not other_callee(c, matches)]
     if not conflicts:
@@ -325,35 +336,6 @@ def _say(p: Param, checks: list[SiteCheck], verb: str) -> str:
 # --------------------------------------------------------------------------- the judge
 
 
-def mismatch_score(bad: int, good: int) -> float:
-    """SA-Bench level of a unit some of whose values differ: the larger the share that differs, the lower.
-
-    Every value different is a core substitution (0.25); a third or less of the
-    checked values different is a minor deviation (0.75); in between, 0.5.
-    """
-    if not good:
-        return 0.25
-    return 0.75 if bad / (bad + good) <= 1 / 3 else 0.5
-
-
-def combine(decisions: Sequence[ParamDecision]) -> tuple[Label | None, float, bool, list[ValueFact], str]:
-    """Unit label from its parameters' decisions."""
-    bad = [d for d in decisions if d.label == Label.MISMATCHED]
-    good = [d for d in decisions if d.label == Label.ALIGNED]
-    unknown = [d for d in decisions if d.label is None]
-    if bad:
-        best = max(bad, key=lambda d: d.confidence)
-        note = "; ".join(d.note for d in bad)
-        if good:
-            note += f"; matching: {'; '.join(d.note for d in good)}"
-        return Label.MISMATCHED, best.confidence, any(d.certain for d in bad), [f for d in bad for f in d.evidence], note
-    if not good:
-        return None, 0.0, False, [], "; ".join(d.note for d in unknown)
-    conf = min(d.confidence for d in good) * (1.0 if not unknown else 0.75)
-    certain = not unknown and all(d.certain for d in good)
-    return Label.ALIGNED, conf, certain, [f for d in good for f in d.evidence], "; ".join(d.note for d in decisions)
-
-
 def judge_numeric(ctx: JudgeContext) -> Verdict:
     unit: Unit = ctx.unit
     if not unit.params:
@@ -365,7 +347,7 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     if label == Label.ALIGNED and "params" in unit.derived and any(d.label is None for d in decisions):
         # Read from free text, an unchecked parameter may be the one that differs.
         return abstain(NAME, f"{note}; a parameter read from the claim could not be checked")
-    if label == Label.MISMATCHED and certain and "params" in unit.derived and _differs_as_claimed(unit, decisions):
+    if label == Label.MISMATCHED and certain and "params" in unit.derived and differs_as_claimed(unit, decisions):
         # "128x128 (half of the full 256x256)": code that sets 256 may derive 128 from it, or set
         # the claim's other setting under this name. The difference is a lead, not a finding.
         certain, conf = False, min(conf, 0.6)
@@ -378,23 +360,6 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
         score = mismatch_score(sum(d.label == Label.MISMATCHED for d in decisions),
                                sum(d.label == Label.ALIGNED for d in decisions))
     return decide(NAME, label, note, confidence=conf, certain=certain, evidence=evidence, score=score)
-
-
-def _differs_as_claimed(unit: Unit, decisions: Sequence[ParamDecision]) -> bool:
-    """Whether every differing value the code sets is another number the claim states."""
-    from sa_align.judges.scope import stated_numbers
-
-    others = {round(v, 9) for v in stated_numbers(unit.claim)}
-    found: list[float] = []
-    for d in decisions:
-        if d.label != Label.MISMATCHED:
-            continue
-        others -= {round(float(v), 9) for v in ([d.param.value] if d.param.value is not None else d.param.values)
-                   if isinstance(v, (int, float))}
-        for f in d.evidence:
-            values = f.value if isinstance(f.value, list) else [f.value]
-            found += [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    return bool(found) and all(round(v, 9) in others for v in found)
 
 
 def numeric_judge() -> StaticJudge:

@@ -10,8 +10,9 @@ answers the questions about one site that need more than its value:
 - `ignored_default`: a parameter default the function body never reads, which
   therefore never takes effect;
 - `about_unit`: among sites that disagree, the ones whose context (key path,
-  callee, enclosing function, file) names what the unit names (`tasks.mnli.lr`
-  for "the learning rate for MNLI");
+  callee, enclosing function, the branch of a preset chain, file) names what the
+  unit names (`tasks.mnli.lr` for "the learning rate for MNLI", `if size == "base":`
+  for the base model's setting);
 - `same_setting` / `other_callee`: whether two sites set one setting or two.
 """
 
@@ -40,6 +41,9 @@ class SiteCheck:
     outcome: Outcome
     overrides: int | None = None
     """Line of the configuration read this literal overrides (tier 5), else `None`."""
+    branch: str = ""
+    """The string literals the nearest enclosing `if`/`elif` compares with (`if size == "Hi-MAR-B":`):
+    the preset a branch of a preset chain sets."""
 
 
 # --------------------------------------------------------------------------- precedence
@@ -150,12 +154,41 @@ def unit_words(unit: Unit, p: Param) -> frozenset[str]:
     return frozenset(said - _words(own))
 
 
-def site_words(fact: ValueFact) -> set[str]:
-    """Words of a site's context: key path above the leaf, callee, enclosing function, file path."""
+def site_words(check: SiteCheck) -> set[str]:
+    """Words of a site's context: key path above the leaf, callee, enclosing function, branch, file path."""
+    fact = check.fact
     scope = fact.key_path.rsplit(".", 1)[0] if "." in fact.key_path else ""
     qualname = (fact.symbol or "").split("::", 1)[-1] if fact.symbol else ""
     path = fact.path.rsplit(".", 1)[0]
-    return _words(" ".join(x.replace(".", " ").replace("/", " ") for x in (scope, fact.call or "", qualname, path)))
+    parts = (scope, fact.call or "", qualname, check.branch, path)
+    return _words(" ".join(x.replace(".", " ").replace("/", " ") for x in parts))
+
+
+_BRANCH = re.compile(r"^(\s*)(?:el)?if\b(.*)$")
+_DEF = re.compile(r"^\s*(?:async\s+def|def|class)\b")
+_LITERAL = re.compile(r"""(["'])([^"'\n]{1,40})\1""")
+_BRANCH_LOOKBACK = 80
+"""Lines a site may sit below the `if` of its branch."""
+
+
+def branch_literals(fact: ValueFact, index: RepoIndex) -> str:
+    """The string literals of the nearest enclosing `if`/`elif` test of a Python site, within its function."""
+    if not fact.path.endswith(".py"):
+        return ""
+    lines = index.lines(fact.path, max(1, fact.line - _BRANCH_LOOKBACK), fact.line)
+    if not lines:
+        return ""
+    indent = len(lines[-1]) - len(lines[-1].lstrip())
+    for line in reversed(lines[:-1]):
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith("#") or len(line) - len(stripped) >= indent:
+            continue
+        if _DEF.match(line):
+            return ""
+        if (m := _BRANCH.match(line)) is not None:
+            return " ".join(lit for _, lit in _LITERAL.findall(m.group(2)))
+        indent = len(line) - len(stripped)
+    return ""
 
 
 def about_unit(checks: list[SiteCheck], words: frozenset[str]) -> list[SiteCheck]:
@@ -163,7 +196,7 @@ def about_unit(checks: list[SiteCheck], words: frozenset[str]) -> list[SiteCheck
     context singles out no proper subset (no word of the unit, or all sites carry one)."""
     if not words or len(checks) < 2:
         return []
-    contexts = [site_words(c.fact) for c in checks]
+    contexts = [site_words(c) for c in checks]
     shared = set.intersection(*contexts)
     picked = [c for c, ctx in zip(checks, contexts) if (ctx - shared) & words]
     return picked if 0 < len(picked) < len(checks) else []
@@ -171,12 +204,12 @@ def about_unit(checks: list[SiteCheck], words: frozenset[str]) -> list[SiteCheck
 
 def preset_name(named: list[SiteCheck], others: list[SiteCheck], words: frozenset[str]) -> str | None:
     """Where the site the unit's words single out lives (`PRESETS.base`, `finetune`): the preset it names."""
-    theirs = set().union(*(site_words(c.fact) for c in others)) if others else set()
+    theirs = set().union(*(site_words(c) for c in others)) if others else set()
     for c in named:
-        if (site_words(c.fact) - theirs) & words:
+        if (site_words(c) - theirs) & words:
             fact = c.fact
             scope = fact.key_path.rsplit(".", 1)[0] if "." in fact.key_path else ""
-            return scope or (fact.symbol or "").split("::", 1)[-1] or fact.call or fact.path
+            return c.branch or scope or (fact.symbol or "").split("::", 1)[-1] or fact.call or fact.path
     return None
 
 
@@ -208,7 +241,7 @@ def same_setting(a: ValueFact, b: ValueFact) -> bool:
 
 
 __all__ = [
-    "SiteCheck", "about_unit", "ignored_default", "other_callee", "overrides_read", "same_setting", "site_words",
+    "SiteCheck", "about_unit", "branch_literals", "ignored_default", "other_callee", "overrides_read", "same_setting", "site_words",
     "tier", "unit_words",
 ]
 

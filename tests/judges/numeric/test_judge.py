@@ -482,3 +482,43 @@ def test_a_generic_word_does_not_make_a_hint_name_a_setting():
                 hints=["replay_buffer_size", "capacity", "batch_size"])
     assert param_hints(unit, buffer) == ["replay_buffer_size"]
     assert param_hints(unit, batch) == ["batch_size"]
+
+
+PRESETS_REPO = {"config.py": (
+    "def model_config(size):\n"
+    "    config = {}\n"
+    "    if size == \"Hi-MAR-B\":\n"
+    "        config[\"transformer_layers\"] = 24\n"
+    "    elif size == \"Hi-MAR-L\":\n"
+    "        # the large model\n"
+    "        config[\"transformer_layers\"] = 32\n"
+    "    return config\n"
+    "\n"
+    "\n"
+    "print(model_config(\"Hi-MAR-B\"))\n")}
+
+
+async def test_a_branch_of_a_preset_chain_is_the_preset_it_tests_for(small):
+    j = small(PRESETS_REPO)
+    large = Unit(id="l", kind="numerical", claim="Hi-MAR-L uses 32 layers.",
+                 params=[Param(name="num_layers", value=32, condition="Hi-MAR-L")])
+    verdict = judge_numeric(j.context(large))
+    assert verdict.label == Label.ALIGNED and "`Hi-MAR-L`, the preset the claim names" in verdict.reason
+    wrong = large.model_copy(update={"claim": "Hi-MAR-L uses 24 layers.",
+                                     "params": [Param(name="num_layers", value=24, condition="Hi-MAR-L")]})
+    assert judge_numeric(j.context(wrong)).label == Label.MISMATCHED
+    # No preset of the chain has the value: a lead, not a certain finding.
+    none = large.model_copy(update={"claim": "The model uses 40 layers.", "params": [Param(name="num_layers", value=40)]})
+    verdict = judge_numeric(j.context(none))
+    assert verdict.label == Label.MISMATCHED and not verdict.certain and "preset of one chain" in verdict.reason
+
+
+def test_branch_literals_stop_at_the_enclosing_function(small):
+    from sa_align.judges.numeric.sites import branch_literals
+
+    j = small(PRESETS_REPO)
+    facts = {f.line: f for f in j.index.values if f.name == "transformer_layers"}
+    assert branch_literals(facts[4], j.index) == "Hi-MAR-B" and branch_literals(facts[7], j.index) == "Hi-MAR-L"
+    top = small({"a.py": "if MODE == 'x':\n    pass\n\n\ndef f():\n    depth = 3\n    return depth\n"})
+    fact = next(f for f in top.index.values if f.name == "depth")
+    assert branch_literals(fact, top.index) == ""

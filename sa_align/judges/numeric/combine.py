@@ -1,0 +1,57 @@
+"""A unit's numeric verdict from its parameters' decisions, and the SA-Bench level of a partial mismatch."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from sa_align.index.model import ValueFact
+from sa_align.models import Label, Unit
+
+if TYPE_CHECKING:
+    from sa_align.judges.numeric.judge import ParamDecision
+
+
+def mismatch_score(bad: int, good: int) -> float:
+    """SA-Bench level of a unit some of whose values differ: the larger the share that differs, the lower.
+
+    Every value different is a core substitution (0.25); a third or less of the
+    checked values different is a minor deviation (0.75); in between, 0.5.
+    """
+    if not good:
+        return 0.25
+    return 0.75 if bad / (bad + good) <= 1 / 3 else 0.5
+
+
+def combine(decisions: Sequence[ParamDecision]) -> tuple[Label | None, float, bool, list[ValueFact], str]:
+    """Unit label from its parameters' decisions."""
+    bad = [d for d in decisions if d.label == Label.MISMATCHED]
+    good = [d for d in decisions if d.label == Label.ALIGNED]
+    unknown = [d for d in decisions if d.label is None]
+    if bad:
+        best = max(bad, key=lambda d: d.confidence)
+        note = "; ".join(d.note for d in bad)
+        if good:
+            note += f"; matching: {'; '.join(d.note for d in good)}"
+        return Label.MISMATCHED, best.confidence, any(d.certain for d in bad), [f for d in bad for f in d.evidence], note
+    if not good:
+        return None, 0.0, False, [], "; ".join(d.note for d in unknown)
+    conf = min(d.confidence for d in good) * (1.0 if not unknown else 0.75)
+    certain = not unknown and all(d.certain for d in good)
+    return Label.ALIGNED, conf, certain, [f for d in good for f in d.evidence], "; ".join(d.note for d in decisions)
+
+
+def differs_as_claimed(unit: Unit, decisions: Sequence[ParamDecision]) -> bool:
+    """Whether every differing value the code sets is another number the claim states."""
+    from sa_align.judges.scope import stated_numbers
+
+    others = {round(v, 9) for v in stated_numbers(unit.claim)}
+    found: list[float] = []
+    for d in decisions:
+        if d.label != Label.MISMATCHED:
+            continue
+        others -= {round(float(v), 9) for v in ([d.param.value] if d.param.value is not None else d.param.values)
+                   if isinstance(v, (int, float))}
+        for f in d.evidence:
+            values = f.value if isinstance(f.value, list) else [f.value]
+            found += [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return bool(found) and all(round(v, 9) in others for v in found)
