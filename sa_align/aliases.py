@@ -170,6 +170,15 @@ def code_hints(names: list[str], surfaces: list[str], limit: int = 10) -> list[s
     return list(dict.fromkeys(out))[:limit]
 
 
+def plausible(name: str, value: float, percent: bool = False) -> bool:
+    """Whether `value` is one a setting `name` can take at all (`ranges` in `units/aliases/params.yaml`)."""
+    bounds = (load_yaml("aliases/params.yaml").get("ranges") or {}).get(name)
+    if not bounds:
+        return True
+    value = value / 100 if percent else value
+    return float(bounds[0]) <= value <= float(bounds[1])
+
+
 def param_components(name: str) -> list[str]:
     """Parameters an ordered tuple name stands for (`betas` -> `[beta1, beta2]`); `[]` when it is not one."""
     table = load_yaml("aliases/params.yaml").get("composites") or {}

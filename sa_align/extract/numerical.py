@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 
-from sa_align.aliases import Mention, find_param_mentions
-from sa_align.extract.spaced import math_quantities, with_spaced
+from sa_align.aliases import Mention, find_param_mentions, plausible
+from sa_align.extract.spaced import math_quantities, with_spaced, word_numbers
 from sa_align.extract.text import Sentence, cue_regex, cues, is_result_sentence, is_statistics, math_spans, word_regex
 from sa_align.models import Param, UnitKind
 from sa_align.numbers import Quantity, find_quantities, parse_number
@@ -53,17 +53,7 @@ _NOT_ADJ = frozenset(
     "consecutive successive further fewer extra remaining".split()
 )
 _FIRST = re.compile(r"\bfirst\s*$", re.IGNORECASE)
-_WORD_NUMBERS = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "sixteen": 16, "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100,
-}  # fmt: skip
-_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-_WORD_NUM = re.compile(
-    r"(?<![\w-])(?:(?:one|a)\s+(thousand|million|billion)|(" + "|".join(_WORD_NUMBERS) + r")(?:\s+(thousand|million|billion))?)(?![\w-])",
-    re.IGNORECASE,
-)
 _SQUARE = re.compile(r"(?<![\w.])(\d{1,4})\s*(?:×|\\times|x|X)\s*(\d{1,4})\$?\s+(?:random\s+|center\s+|centre\s+)?([A-Za-z]+)")
-_NOT_COUNT_BEFORE = re.compile(r"\b(?:the|these|those|both|of|all|other|first|last)\s+$", re.IGNORECASE)
 _LOOP_FROM = re.compile(r"\bfor\s+\$?\s*[A-Za-z_][\w{}\\ ]{0,20}?\s*\$?\s*(?:=|\\gets|\\leftarrow|←)\s*\$?\s*$")
 _LOOP_TO = re.compile(r"\s*\$?\s*(?:to|,\s*\\?\.\.\.|\\dots|\.\.)\s", re.IGNORECASE)
 _MAX_GAP = 60
@@ -344,6 +334,26 @@ def _finish(text: str, b: Binding) -> Binding:
     return b
 
 
+def _plausible(b: Binding) -> bool:
+    """`$\\alpha = 4$` of a Beta distribution is no learning rate: a value outside its setting's range names another."""
+    percent = b.unit == "%"
+    return all(plausible(p.name, float(v), percent) for p in b.params for v in ([p.value] if p.value is not None else p.values)
+               if isinstance(v, (int, float)))
+
+
+def _as_symbol(b: Binding) -> bool:
+    """An implausible value bound through a symbol (`$\\alpha = 4$`) stays, named by the symbol itself."""
+    from sa_align.aliases import GREEK_NAMES
+
+    name = re.sub(r"\W+", "_", b.mention.surface.lstrip("\\").translate(str.maketrans(GREEK_NAMES))).strip("_").lower()
+    if not name or name == b.name or len(b.mention.surface.lstrip("\\")) > 12 or " " in b.mention.surface:
+        return False
+    b.name = name
+    for p in b.params:
+        p.name = name
+    return True
+
+
 def _square_sizes(text: str, sent: Sentence) -> list[Binding]:
     """`a 32×32 crop` -> image_size 32; `16 x 16 patches` -> patch_size 16."""
     nouns = _ncues().get("square_sizes", {})
@@ -357,32 +367,19 @@ def _square_sizes(text: str, sent: Sentence) -> list[Binding]:
     return out
 
 
-def _word_numbers(text: str, sent: Sentence) -> list[tuple[int, int, Quantity]]:
-    """`two`, `one million`: counts written as words (bound only when their noun follows)."""
-    out = []
-    for m in _WORD_NUM.finditer(text, sent.start, sent.end):
-        if _NOT_COUNT_BEFORE.search(text, max(sent.start, m.start() - 12), m.start()):
-            continue
-        base = _WORD_NUMBERS.get((m.group(2) or "").lower(), 1)
-        scale = _SCALE_WORDS.get((m.group(1) or m.group(3) or "").lower(), 1)
-        value = float(base * scale)
-        out.append((m.start(), m.end(), Quantity(value, value, None, False, m.group(0), True)))
-    return out
-
-
 def sentence_bindings(text: str, sent: Sentence, citations=None) -> list[Binding]:
     """Every parameter binding stated in one sentence, in order of appearance."""
     if sent.text.startswith("#") or is_statistics(text, sent):
         return []
     found = with_spaced(find_quantities(text, sent.start, sent.end), math_quantities(text, sent.start, sent.end))
     quants = [q for q in found if _usable(text, q, citations)]
-    quants = sorted(quants + _word_numbers(text, sent), key=lambda q: q[0])
+    quants = sorted(quants + word_numbers(text, sent.start, sent.end), key=lambda q: q[0])
     if not quants and not _SQUARE.search(text, sent.start, sent.end):
         return []
     # Symbols (ε, λ) are read with the preceding sentence too: "the clipping parameter ... We found ε = 0.2".
     mentions = find_param_mentions(text, sent.start, sent.end, context=text[max(0, sent.start - 300) : sent.end])
     found = bind(text, sent, mentions, group_values(text, quants, mentions)) + _square_sizes(text, sent)
-    bindings = [_finish(text, b) for b in found]
+    bindings = [b for b in map(partial(_finish, text), found) if _plausible(b) or _as_symbol(b)]
     if is_result_sentence(sent.text):
         bindings = [b for b in bindings if b.kind == UnitKind.PROTOCOL]
     return bindings

@@ -1,10 +1,11 @@
-"""Numbers a PDF converter spaced out, rejoined where that is unambiguous.
+"""Numbers as papers write them beyond plain digits: spaced out by a PDF converter, or in words.
 
 Converters that rebuild math from PDF write every token apart: `$5 1 2 \\times 5 1 2$`,
 `$1 0 ^ { - 4 }$`, `$0 . 0 0 1$`, `$0 . 9$`. Inside math, digits separated by single spaces with no comma
 or operator between them are one number (a list would be written `1 , 2 , 4`); outside math
 `4 2` may be two numbers, so prose is left alone. Table cells get the same treatment for the
-exponents converters split (`1e- 4`, `1e - 4`).
+exponents converters split (`1e- 4`, `1e - 4`). Counts written as words (`two`, `one million`)
+are read here too.
 """
 
 from __future__ import annotations
@@ -23,6 +24,17 @@ _CELL_CITATION = re.compile(r"\((?=[^()]*[A-Za-z])[^()]*\b(?:19|20)\d\d[a-z]?\s*
 """`AdamW (Loshchilov & Hutter, 2019)`: a citation in a cell; its year is no setting."""
 
 Found = list[tuple[int, int, Quantity]]
+
+_WORD_NUMBERS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "sixteen": 16, "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100,
+}  # fmt: skip
+_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_WORD_NUM = re.compile(
+    r"(?<![\w-])(?:(?:one|a)\s+(thousand|million|billion)|(" + "|".join(_WORD_NUMBERS) + r")(?:\s+(thousand|million|billion))?)(?![\w-])",
+    re.IGNORECASE,
+)
+_NOT_COUNT_BEFORE = re.compile(r"\b(?:the|these|those|both|of|all|other|first|last)\s+$", re.IGNORECASE)
 
 
 def collapse(seg: str) -> tuple[str, list[int]]:
@@ -82,3 +94,16 @@ def with_spaced(found: Found, spaced: Found) -> Found:
         return found
     kept = [q for q in found if not any(s <= q[0] < e for s, e, _ in spaced)]
     return sorted(kept + spaced, key=lambda q: q[0])
+
+
+def word_numbers(text: str, start: int, end: int) -> Found:
+    """`two`, `one million`: counts written as words (bound only when their noun follows)."""
+    out = []
+    for m in _WORD_NUM.finditer(text, start, end):
+        if _NOT_COUNT_BEFORE.search(text, max(start, m.start() - 12), m.start()):
+            continue
+        base = _WORD_NUMBERS.get((m.group(2) or "").lower(), 1)
+        scale = _SCALE_WORDS.get((m.group(1) or m.group(3) or "").lower(), 1)
+        value = float(base * scale)
+        out.append((m.start(), m.end(), Quantity(value, value, None, False, m.group(0), True)))
+    return out

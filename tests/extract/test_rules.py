@@ -344,3 +344,10 @@ def test_where_a_loop_starts_is_no_setting() -> None:
     paper = paper_from_text("# Training\n\nAlgorithm 1: 1: initialize 2: for epoch $= 1$ to max_epochs do 3: shuffle the data. "
                             "We train for 500 epochs.\n")
     assert [(p.name, p.value) for u in extract_units(paper) for p in u.params] == [("epochs", 500)]
+
+
+def test_a_value_outside_its_settings_range_names_another_setting() -> None:
+    paper = paper_from_text("# Method\n\nWe train with AdamW and a learning rate of 1e-4. We randomly sample the masking "
+                            "ratio by Beta distribution $( \\alpha = 4 , \\beta = 1 )$.\n")
+    got = [(p.name, p.value) for u in extract_units(paper) for p in u.params]
+    assert ("learning_rate", 1e-4) in got and ("alpha", 4) in got and ("learning_rate", 4) not in got
