@@ -211,6 +211,8 @@ def _settings_table(text: str, table: Table, body: list[Row], name_col: int, hea
     names = [r.cells[name_col].text for r in body if name_col < len(r.cells)]
     if _share_naming(names, ("metric",)) > 0.5:
         return False  # rows of R2, RMSE, FID: measured outcomes, whatever the caption calls them
+    if _share_naming(heads[name_col + 1 :], ("dataset", "metric")) > 0.5 and not _names_known(body, name_col):
+        return False  # models scored on MMLU, HellaSwag, ...: a comparison, though one column counts parameters
     if setting or any(words.search(h) for h in heads):
         return True
     if _share_naming(names, ("dataset", "method")) > 0.5:
@@ -233,8 +235,10 @@ def _result_at(cap: str) -> int | None:
 
 
 def _share_naming(names: list[str], categories: tuple[str, ...]) -> float:
-    """Share of name cells that name an entity of `categories` (a metric, a dataset, a method)."""
-    return sum(any(m.target[0] in categories for m in find_entities(n)) for n in names) / max(1, len(names))
+    """Share of name cells that name an entity of `categories` (a metric, a dataset, a method); words a
+    converter split at a line end (`Hella- Swag`) are joined first."""
+    joined = [re.sub(r"(?<=[A-Za-z])- (?=[A-Za-z])", "", n) for n in names]
+    return sum(any(m.target[0] in categories for m in find_entities(n)) for n in joined) / max(1, len(names))
 
 
 def _spread_share(body: list[Row], name_col: int) -> float:
@@ -248,6 +252,11 @@ def _mostly_names(body: list[Row], name_col: int, heads: list[str]) -> bool:
     """A name column mostly of parameter names, under value headers that name no metric or dataset."""
     if any(m.target[0] in ("metric", "dataset") for h in heads[name_col + 1 :] for m in find_entities(h)):
         return False
+    return _names_known(body, name_col)
+
+
+def _names_known(body: list[Row], name_col: int) -> bool:
+    """Whether enough of the name column are parameter names (`tables.known_share`)."""
     known = 0
     for r in body:
         cell = r.cells[name_col].text if name_col < len(r.cells) else ""

@@ -245,3 +245,17 @@ def test_a_citation_year_in_a_settings_cell_is_no_value() -> None:
             "<tr><td>Learning rate</td><td>3e-4</td></tr></table>\n")
     got = params(extract_units(paper_from_text(text)))
     assert list(got) == ["learning_rate"]
+
+
+def test_models_scored_on_benchmarks_are_a_comparison_not_settings() -> None:
+    # The caption names no result; the headers name benchmarks, one of them split by the converter.
+    text = ("# Results\n\nTable 3: Open models with their active parameters.\n\n<table><tr><td>Model</td><td>Active params</td>"
+            "<td>MMLU</td><td>Hella- Swag</td><td>PIQA</td></tr><tr><td>Mistral-7B [78]</td><td>7.3B</td><td>64.0</td>"
+            "<td>83.0</td><td>82.8</td></tr><tr><td>OLMo-1B</td><td>1.2B</td><td>32.1</td><td>62.5</td><td>75.0</td></tr>"
+            "</table>\n\nTable 4: Hyperparameters per dataset.\n\n<table><tr><td>Hyperparameter</td><td>MMLU</td>"
+            "<td>PIQA</td></tr><tr><td>Learning rate</td><td>1e-4</td><td>3e-4</td></tr><tr><td>Batch size</td>"
+            "<td>32</td><td>64</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert set(got) == {"learning_rate", "batch_size"}  # the settings table keeps its rows
+    versus = text.replace("Open models with their active parameters.", "Our model versus open models of their active parameters.")
+    assert set(params(extract_units(paper_from_text(versus)))) == {"learning_rate", "batch_size"}
