@@ -20,7 +20,7 @@ from functools import lru_cache
 from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, find_entities, find_param_mentions, normalize_key
 from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import cell_quantities
-from sa_align.extract.text import cues, word_regex
+from sa_align.extract.text import cue_regex, cues, word_regex
 from sa_align.models import Param, UnitKind
 from sa_align.paper.tables import Cell, Row, Table
 
@@ -121,6 +121,8 @@ def table_units(text: str, table: Table) -> list[TableUnit]:
     plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
     conditions = {c: (heads[c] if len(value_cols) > 1 or heads[c].lower() not in plain else "") for c in value_cols}
     transposed = _head_share(heads, value_cols) > _column_share(body, name_col)
+    # "Hyperparameter search grid": each list is the values tried, any one of which a run uses.
+    grid = bool(cue_regex("numerical", "set_cues").search(caption(text, table)))
     out = []
     for i, row in enumerate(body):
         if transposed:
@@ -128,8 +130,14 @@ def table_units(text: str, table: Table) -> list[TableUnit]:
         else:
             unit = _row_unit(_realigned(row, body[i - 1] if i else None, name_col), name_col, value_cols, conditions)
         if unit is not None:
-            out.append(unit)
+            out.append(_as_grid(unit) if grid else unit)
     return out
+
+
+def _as_grid(unit: TableUnit) -> TableUnit:
+    """The row's lists read as sets of values tried."""
+    unit.params = [p.model_copy(update={"shape": "set"}) if p.shape == "sequence" else p for p in unit.params]
+    return unit
 
 
 def _realigned(row: Row, prev: Row | None, name_col: int) -> Row:

@@ -259,3 +259,11 @@ def test_models_scored_on_benchmarks_are_a_comparison_not_settings() -> None:
     assert set(got) == {"learning_rate", "batch_size"}  # the settings table keeps its rows
     versus = text.replace("Open models with their active parameters.", "Our model versus open models of their active parameters.")
     assert set(params(extract_units(paper_from_text(versus)))) == {"learning_rate", "batch_size"}
+
+
+def test_lists_of_a_search_grid_are_the_values_tried() -> None:
+    text = ("# Appendix\n\nTable 3. Method-specific hyperparameter search grid.\n\n<table><tr><td>Method</td>"
+            "<td>Hyperparameters</td></tr><tr><td>VPT-Deep</td><td>Prompt Number: [5, 10, 50, 100]</td></tr>"
+            "<tr><td>LoRA</td><td>LoRA Bottleneck: [1, 8, 16, 32]</td></tr></table>\n")
+    shapes = {p.shape for u in extract_units(paper_from_text(text)) for p in u.params if p.values}
+    assert shapes == {"set"}
