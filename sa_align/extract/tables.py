@@ -1,9 +1,8 @@
 """Numerical units from settings tables: one unit per row, one param per value column.
 
 A settings table has a name column (parameter names, written any way) and one or more value
-columns (one setting, or one per stage, dataset or model size). It is told apart from a results
-table by its caption or header words (`tables.setting_words` in `units/extract/cues.yaml`) or by
-a name column made mostly of known parameter names. Each body row with a name and a number
+columns (one setting, or one per stage, dataset or model size); `table_kind.py` tells it apart
+from a results table. Each body row with a name and a number
 becomes a numerical unit quoting the row; with several value columns each param carries its
 column header as `condition`. A name cell holding several names run together ("Replay buffer
 capacity Mini-batch size") with as many numbers in the value cell ("1M 256") gives one param
@@ -15,17 +14,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, find_entities, find_param_mentions, normalize_key
 from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import cell_quantities
-from sa_align.extract.text import cue_regex, cues, word_regex
+from sa_align.extract.table_kind import LETTERS, caption, has_numbers, head_share, is_settings_table, table_cues
+from sa_align.extract.text import cue_regex
 from sa_align.models import Param, UnitKind
 from sa_align.paper.tables import Cell, Row, Table
 
-_CAPTION = re.compile(r"(?:^|\n)[ \t]*(?:\*\*)?(?:Table|Tab\.)\s*[A-Z]?\.?\d+[^\n]{0,300}", re.I)
-_LETTERS = re.compile(r"[A-Za-z\u0370-\u03ff]")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z\-]*")
 _MAX_ROWS = 400
 _NAME_START = re.compile(r"(?<=[a-z0-9)\]])\s+(?=[A-Z][a-z])")
@@ -55,20 +52,6 @@ class TableUnit:
         return f"The paper's table sets {'; '.join(parts)}."
 
 
-@lru_cache(maxsize=1)
-def _tcues() -> dict:
-    return cues().get("tables", {})
-
-
-def caption(text: str, table: Table) -> str:
-    """The `Table N: ...` line just before or after the table, or an empty string."""
-    before = list(_CAPTION.finditer(text, max(0, table.start - 600), table.start))
-    if before:
-        return before[-1].group(0).strip()
-    after = _CAPTION.search(text, table.end, min(len(text), table.end + 400))
-    return after.group(0).strip() if after else ""
-
-
 @dataclass
 class _Layout:
     """How a settings table is laid out: its body rows, the name column and the column headers."""
@@ -89,7 +72,7 @@ def _settings_layout(text: str, table: Table) -> _Layout | None:
     if name_col is None:
         return None
     heads = _column_heads(rows[:n_head], table.width)
-    return _Layout(body, name_col, heads) if _settings_table(text, table, body, name_col, heads) else None
+    return _Layout(body, name_col, heads) if is_settings_table(text, table, body, name_col, heads) else None
 
 
 def side_by_side(table: Table) -> list[Table]:
@@ -117,10 +100,10 @@ def table_units(text: str, table: Table) -> list[TableUnit]:
     if lay is None:
         return []
     body, name_col, heads = lay.body, lay.name_col, lay.heads
-    value_cols = [c for c in range(name_col + 1, table.width) if _has_numbers(body, c)]
-    plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
+    value_cols = [c for c in range(name_col + 1, table.width) if has_numbers(body, c)]
+    plain = {str(w).lower() for w in table_cues().get("plain_value_headers", [])}
     conditions = {c: (heads[c] if len(value_cols) > 1 or heads[c].lower() not in plain else "") for c in value_cols}
-    transposed = _head_share(heads, value_cols) > _column_share(body, name_col)
+    transposed = head_share(heads, value_cols) > _column_share(body, name_col)
     # "Hyperparameter search grid": each list is the values tried, any one of which a run uses.
     grid = bool(cue_regex("numerical", "set_cues").search(caption(text, table)))
     out = []
@@ -153,21 +136,10 @@ def _realigned(row: Row, prev: Row | None, name_col: int) -> Row:
         return row
     for k in range(name_col - 1, -1, -1):
         own = prev is None or k >= len(prev.cells) or cells[k] is not prev.cells[k]
-        if own and len(_LETTERS.findall(cells[k].text)) >= 2 and not _is_value(cells[k].text):
+        if own and len(LETTERS.findall(cells[k].text)) >= 2 and not _is_value(cells[k].text):
             pad = [Cell("", cells[k].start, cells[k].start) for _ in range(name_col - k)]
             return Row(pad + cells, row.start, row.end)
     return row
-
-
-def _head_share(heads: list[str], value_cols: list[int]) -> float:
-    """Share of value columns whose header is mostly a known parameter's name (`#Layers`, `Learning Rate`;
-    not `Base-Resolution Model`, a configuration that merely contains one)."""
-    return sum(_names_most(heads[c]) for c in value_cols) / max(1, len(value_cols))
-
-
-def _names_most(cell: str) -> bool:
-    covered = sum(len(_LETTERS.findall(m.surface)) for m in _known_name(cell))
-    return covered > 0 and covered * 3 >= 2 * len(_LETTERS.findall(cell))
 
 
 def _column_share(body: list[Row], name_col: int) -> float:
@@ -204,75 +176,6 @@ def settings_cells(text: str, table: Table) -> list[Cell]:
     return sorted(cells.values(), key=lambda c: c.start)
 
 
-def _settings_table(text: str, table: Table, body: list[Row], name_col: int, heads: list[str]) -> bool:
-    """Settings, not results. Results: a caption that says so, or values with their spread. Settings:
-    a caption or header that says so; else a plain `Value` header or a name column mostly of parameter
-    names, but never a name column mostly of datasets, tasks or methods."""
-    cap = caption(text, table)
-    words = word_regex(tuple(str(w) for w in _tcues().get("setting_words", [])))
-    result = _result_at(cap)
-    setting = words.search(cap)
-    # The caption's subject comes first: "Hyperparameters ... for the results of Table 2" lists settings,
-    # "Results with different hyperparameters" reports outcomes.
-    if (result is not None and not (setting and setting.start() < result)) or _spread_share(body, name_col) > 0.3:
-        return False
-    names = [r.cells[name_col].text for r in body if name_col < len(r.cells)]
-    if _share_naming(names, ("metric",)) > 0.5:
-        return False  # rows of R2, RMSE, FID: measured outcomes, whatever the caption calls them
-    if _share_naming(heads[name_col + 1 :], ("dataset", "metric")) > 0.5 and not _names_known(body, name_col):
-        return False  # models scored on MMLU, HellaSwag, ...: a comparison, though one column counts parameters
-    if setting or any(words.search(h) for h in heads):
-        return True
-    if _share_naming(names, ("dataset", "method")) > 0.5:
-        return False
-    plain = {str(w).lower() for w in _tcues().get("plain_value_headers", [])}
-    if any(h.lower() in plain for h in heads[name_col + 1 :]) or _mostly_names(body, name_col, heads):
-        return True
-    value_cols = [c for c in range(name_col + 1, len(heads)) if _has_numbers(body, c)]
-    metrics = any(m.target[0] == "metric" for h in heads for m in find_entities(h))
-    return not metrics and _head_share(heads, value_cols) >= 0.5
-
-
-def _result_at(cap: str) -> int | None:
-    """Where the caption first speaks of results: a result word, or a metric it names (`$R^2$ for PDE2`)."""
-    word = word_regex(tuple(str(w) for w in _tcues().get("result_words", []))).search(cap)
-    # `$R ^ { 2 }$` as converters write it is `R^2` to the alias tables; blanking keeps the offsets.
-    plain = re.sub(r"\s*\^\s*\{\s*(\w+)\s*\}", lambda m: "^" + m.group(1).ljust(len(m.group(0)) - 1), cap)
-    starts = [m.start for m in find_entities(plain) if m.target[0] == "metric"] + ([word.start()] if word else [])
-    return min(starts, default=None)
-
-
-def _share_naming(names: list[str], categories: tuple[str, ...]) -> float:
-    """Share of name cells that name an entity of `categories` (a metric, a dataset, a method); words a
-    converter split at a line end (`Hella- Swag`) are joined first."""
-    joined = [re.sub(r"(?<=[A-Za-z])- (?=[A-Za-z])", "", n) for n in names]
-    return sum(any(m.target[0] in categories for m in find_entities(n)) for n in joined) / max(1, len(names))
-
-
-def _spread_share(body: list[Row], name_col: int) -> float:
-    """Share of numeric value cells written as a measurement with its spread."""
-    spread = re.compile(str(_tcues().get("spread_pattern", r"±")))
-    cells = [c.text for r in body for c in r.cells[name_col + 1 :] if any(ch.isdigit() for ch in c.text)]
-    return sum(bool(spread.search(c)) for c in cells) / max(1, len(cells))
-
-
-def _mostly_names(body: list[Row], name_col: int, heads: list[str]) -> bool:
-    """A name column mostly of parameter names, under value headers that name no metric or dataset."""
-    if any(m.target[0] in ("metric", "dataset") for h in heads[name_col + 1 :] for m in find_entities(h)):
-        return False
-    return _names_known(body, name_col)
-
-
-def _names_known(body: list[Row], name_col: int) -> bool:
-    """Whether enough of the name column are parameter names (`tables.known_share`)."""
-    known = 0
-    for r in body:
-        cell = r.cells[name_col].text if name_col < len(r.cells) else ""
-        covered = sum(m.end - m.start for m in _known_name(cell))
-        known += covered * 2 >= len(_LETTERS.findall(cell))
-    return known >= float(_tcues().get("known_share", 0.4)) * max(1, len(body))
-
-
 def _header_rows(rows: list[Row]) -> int:
     """Leading rows that are headers: marked `<th>`, or (the first row only) holding no number."""
     n = 0
@@ -285,7 +188,7 @@ def _header_rows(rows: list[Row]) -> int:
 
 def _is_value(cell: str) -> bool:
     """A cell that is a number (with at most a unit or a letter or two), not a label such as `Stage 1`."""
-    return bool(cell_quantities(cell)) and len(_LETTERS.findall(cell)) <= 2
+    return bool(cell_quantities(cell)) and len(LETTERS.findall(cell)) <= 2
 
 
 def _column_heads(head_rows: list[Row], width: int) -> list[str]:
@@ -303,15 +206,11 @@ def _name_column(body: list[Row]) -> int | None:
         cells = [r.cells[c].text for r in body if c < len(r.cells) and r.cells[c].text]
         if not cells:
             continue
-        wordy = sum(len(_LETTERS.findall(t)) >= 2 for t in cells)
+        wordy = sum(len(LETTERS.findall(t)) >= 2 for t in cells)
         score = sum(bool(_known_name(t)) for t in cells) * 2 + wordy
         if score > best_score and wordy * 2 >= len(cells):
             best, best_score = c, score
     return best
-
-
-def _has_numbers(body: list[Row], col: int) -> bool:
-    return any(col < len(r.cells) and cell_quantities(r.cells[col].text) for r in body)
 
 
 def _known_name(cell: str) -> list:
@@ -373,7 +272,7 @@ def _run_together(names: str, values: str, cond: str | None) -> list[Param]:
     """
     segments = [seg.strip() for seg in _NAME_START.split(names) if _WORDS.search(seg)]
     groups = _VALUE_GROUP.findall(values)
-    least = int(_tcues().get("run_together_min_names", 3))
+    least = int(table_cues().get("run_together_min_names", 3))
     if len(segments) < 2 or len(groups) < len(segments) or (len(groups) > len(segments) and len(segments) < least):
         return []
     out = []
@@ -394,7 +293,7 @@ def _row_name(cell: str, mentions: list) -> tuple[str | None, str]:
     """Canonical name of a row (the alias table's, else the cell's words as an identifier) and its surface:
     the whole cell when it is a name's length (`Policy learning rate` says which learning rate)."""
     words = _WORDS.findall(cell)
-    short = 0 < len(words) <= int(_tcues().get("max_name_words", 8))
+    short = 0 < len(words) <= int(table_cues().get("max_name_words", 8))
     # A symbol inside a longer token (`κ` of `Wκτ`) is part of another name.
     mentions = [m for m in mentions if not _inside_token(cell, m.start, m.end)]
     if mentions:
