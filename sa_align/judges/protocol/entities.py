@@ -124,6 +124,24 @@ def related(a: str, b: str) -> bool:
     return b in _suites().get(a, frozenset())
 
 
+@lru_cache(maxsize=1)
+def _metric_families() -> dict[str, frozenset[str]]:
+    """Metric -> the families it belongs to (`metric_families` in `units/protocol.yaml`)."""
+    out: dict[str, set[str]] = {}
+    for family, members in (load_yaml("protocol.yaml").get("metric_families") or {}).items():
+        for name in members:
+            out.setdefault(str(name), set()).add(str(family))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def can_replace(entity: Entity, other: str) -> bool:
+    """Whether `other`, of `entity`'s category, could stand in its place: any dataset, a metric of a shared family."""
+    if entity[0] != "metric":
+        return True
+    families = _metric_families()
+    return bool(families.get(entity[1], frozenset()) & families.get(other, frozenset()))
+
+
 def substituted(index: RepoIndex, entity: Entity, named: set[str]) -> list[tuple[str, Location]] | None:
     """Entities of the same category used in place of `entity`, or `None` when `entity` holds its place.
 

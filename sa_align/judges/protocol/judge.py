@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from sa_align.index.model import RepoIndex
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at, line_span
-from sa_align.judges.protocol.entities import is_used, related, substituted, substituted_here
+from sa_align.judges.protocol.entities import can_replace, is_used, related, substituted, substituted_here
 from sa_align.judges.evidence import code_vocab
 from sa_align.judges.numeric.judge import decide_params
 from sa_align.models import Label, Verdict
@@ -95,7 +95,7 @@ def check_entity(name: str, index: RepoIndex, others: set[str] | None = None,
     skip = (others or set()) | ({hit[1]} if hit else set())
     if found is None and hit is not None and hit[0] in SUBSTITUTABLE:
         subs = [(canon, loc) for (cat, canon), loc in found_all.items()
-                if cat == hit[0] and canon not in skip and not related(canon, hit[1])]
+                if cat == hit[0] and canon not in skip and not related(canon, hit[1]) and can_replace(hit, canon)]
     elif hit is not None and hit[0] == "dataset":
         # Named somewhere, but is it what runs? Another dataset may be used in its place.
         # (A metric is computed by a function named after it: its name is its use.)

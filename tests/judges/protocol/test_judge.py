@@ -227,3 +227,20 @@ def test_listed_baselines_and_count_loops_name_known_entities_and_parameters():
     for name in load_yaml("protocol.yaml")["baselines"]:
         assert canonical_entity(name) == ("method", name), name
     assert all(canonical_param(p) == p for p in load_yaml("numeric.yaml")["count_loops"])
+
+
+def test_only_a_metric_of_the_same_kind_stands_in_for_an_absent_one(small):
+    files = {"evaluate.py": (
+        "import torch.nn.functional as F\n\n\n"
+        "def train_step(model, x, y):\n"
+        "    return F.mse_loss(model(x), y)\n\n\n"
+        "def evaluate(pred, y):\n"
+        "    precision = (pred & y).sum() / pred.sum()\n"
+        "    return {'precision': precision}\n\n\n"
+        "print(train_step, evaluate)\n")}
+    # A generation metric is not replaced by a training loss; it is missing.
+    fid = judge_protocol(small(files).context(proto("g", ["FID"])))
+    assert fid.label == Label.MISSING and "MSE" not in fid.reason, fid.reason
+    # Recall is replaced by precision, a metric of the same kind.
+    recall = judge_protocol(small(files).context(proto("r", ["recall"])))
+    assert recall.label == Label.MISMATCHED and "precision" in recall.reason and "MSE" not in recall.reason, recall.reason
