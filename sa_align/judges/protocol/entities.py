@@ -138,8 +138,11 @@ def can_replace(entity: Entity, other: str) -> bool:
     """Whether `other`, of `entity`'s category, could stand in its place: any dataset, a metric of a shared family."""
     if entity[0] != "metric":
         return True
+    from sa_align.aliases import canonical_entity
+
     families = _metric_families()
-    return bool(families.get(entity[1], frozenset()) & families.get(other, frozenset()))
+    name = (canonical_entity(entity[1]) or entity)[1]
+    return bool(families.get(name, frozenset()) & families.get(other, frozenset()))
 
 
 def substituted(index: RepoIndex, entity: Entity, named: set[str]) -> list[tuple[str, Location]] | None:

@@ -95,7 +95,8 @@ def check_entity(name: str, index: RepoIndex, others: set[str] | None = None,
     skip = (others or set()) | ({hit[1]} if hit else set())
     if found is None and hit is not None and hit[0] in SUBSTITUTABLE:
         subs = [(canon, loc) for (cat, canon), loc in found_all.items()
-                if cat == hit[0] and canon not in skip and not related(canon, hit[1]) and can_replace(hit, canon)]
+                if cat == hit[0] and canon not in skip and not related(canon, hit[1])]
+        subs.sort(key=lambda s: not can_replace(hit, s[0]))  # a metric of the same kind first
     elif hit is not None and hit[0] == "dataset":
         # Named somewhere, but is it what runs? Another dataset may be used in its place.
         # (A metric is computed by a function named after it: its name is its use.)
@@ -133,7 +134,10 @@ def _entities_verdict(checks: list[EntityCheck]) -> Verdict | None:
         subs = ", ".join(f"{name} ({loc[0]}:{loc[1]})" for name, loc in c.substitutes[:3])
         ev = [line_span(*loc) for _, loc in c.substitutes[:3]]
         where = f"only named ({c.named_at[0]}:{c.named_at[1]})" if c.named_at else "never used"
-        return decide(NAME, Label.MISMATCHED, f"{c.name} is {where}; the code uses {subs} in its place",
+        # A training loss is no stand-in for a generation metric: say so rather than call it a replacement.
+        instead = "in its place" if can_replace((c.category or "", c.name), c.substitutes[0][0]) else \
+            "instead, which measure another kind of thing"
+        return decide(NAME, Label.MISMATCHED, f"{c.name} is {where}; the code uses {subs} {instead}",
                       confidence=SUBSTITUTABLE[c.category], certain=c.category == "dataset", evidence=ev)
     checkable = [c for c in checks if absent_confidence(c) is not None]
     if absent and len(absent) == len(checkable):

@@ -229,7 +229,7 @@ def test_listed_baselines_and_count_loops_name_known_entities_and_parameters():
     assert all(canonical_param(p) == p for p in load_yaml("numeric.yaml")["count_loops"])
 
 
-def test_only_a_metric_of_the_same_kind_stands_in_for_an_absent_one(small):
+def test_only_a_metric_of_the_same_kind_is_called_a_replacement(small):
     files = {"evaluate.py": (
         "import torch.nn.functional as F\n\n\n"
         "def train_step(model, x, y):\n"
@@ -238,9 +238,10 @@ def test_only_a_metric_of_the_same_kind_stands_in_for_an_absent_one(small):
         "    precision = (pred & y).sum() / pred.sum()\n"
         "    return {'precision': precision}\n\n\n"
         "print(train_step, evaluate)\n")}
-    # A generation metric is not replaced by a training loss; it is missing.
+    # A generation metric absent is a mismatch, but a training loss is not called its replacement.
     fid = judge_protocol(small(files).context(proto("g", ["FID"])))
-    assert fid.label == Label.MISSING and "MSE" not in fid.reason, fid.reason
-    # Recall is replaced by precision, a metric of the same kind.
+    assert fid.label == Label.MISMATCHED and "another kind" in fid.reason and "in its place" not in fid.reason, fid.reason
+    # Recall is replaced by precision, a metric of the same kind, named first.
     recall = judge_protocol(small(files).context(proto("r", ["recall"])))
-    assert recall.label == Label.MISMATCHED and "precision" in recall.reason and "MSE" not in recall.reason, recall.reason
+    assert recall.label == Label.MISMATCHED and recall.reason.index("precision") < recall.reason.index("MSE")
+    assert "in its place" in recall.reason, recall.reason
