@@ -170,6 +170,11 @@ def code_hints(names: list[str], surfaces: list[str], limit: int = 10) -> list[s
     return list(dict.fromkeys(out))[:limit]
 
 
+def ascii_name(symbol: str) -> str:
+    """A written name as a parameter name: Greek letters spelled out, other non-word runs as `_` (`λ_Reward` -> `lambda_reward`)."""
+    return re.sub(r"\W+", "_", symbol.translate(str.maketrans(GREEK_NAMES))).strip("_").lower()
+
+
 def plausible(name: str, value: float, percent: bool = False) -> bool:
     """Whether `value` is one a setting `name` can take at all (`ranges` in `units/aliases/params.yaml`)."""
     bounds = (load_yaml("aliases/params.yaml").get("ranges") or {}).get(name)

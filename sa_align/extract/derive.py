@@ -105,7 +105,7 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
     A key the rules already bound (`weight decay=1e-4` read as `weight_decay`) is not
     read again as its last word (`decay`).
     """
-    from sa_align.aliases import canonical_param
+    from sa_align.aliases import ascii_name, canonical_param
     from sa_align.numbers import parse_quantity
 
     out = []
@@ -118,7 +118,7 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
         items = [parse_quantity(v) for v in raw.strip("()").split(",")] if raw.startswith("(") else [parse_quantity(raw)]
         if not items or any(q is None for q in items):
             continue
-        name = canon or _ascii_name(key)
+        name = canon or ascii_name(key)
         values = [q.scalar() for q in items]
         param = Param(name=name, surface=key, value=values[0], text=raw) if len(values) == 1 else \
             Param(name=name, surface=key, values=values, shape="sequence", text=raw)
@@ -166,7 +166,7 @@ def _after_reference(text: str, start: int) -> bool:
     """Whether the word before `start` is a reference word: `Experiment C.1`, `Table A2` label, not set."""
     from sa_align.extract.text import reference_words
 
-    before = re.search(r"([A-Za-z]+)\.?\s*$", text[:start])
+    before = re.search(r"([A-Za-z]+)\.?\s*$", text[max(0, start - 40) : start])
     return bool(before) and before.group(1).lower() in reference_words()
 
 
@@ -176,12 +176,6 @@ def _already(key: str, raw: str, known) -> bool:
     value = parse_number(raw) if not raw.startswith("(") else None
     return any(p.value is not None and value is not None and abs(float(p.value) - value) <= 1e-12 * max(1.0, abs(value))
                and p.surface and key.lower() in p.surface.lower() for p in known)
-
-
-def _ascii_name(key: str) -> str:
-    from sa_align.aliases import GREEK_NAMES
-
-    return re.sub(r"\W+", "_", key.translate(str.maketrans(GREEK_NAMES))).strip("_").lower()
 
 
 def _merge_params(*groups: list[Param]) -> list[Param]:

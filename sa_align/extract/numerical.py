@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import lru_cache
 
-from sa_align.aliases import Mention, find_param_mentions, plausible
+from sa_align.aliases import Mention, ascii_name, find_param_mentions, plausible
 from sa_align.extract.spaced import math_quantities, with_spaced, word_numbers
 from sa_align.extract.text import Sentence, cue_regex, cues, is_result_sentence, is_statistics, math_spans, word_regex
 from sa_align.models import Param, UnitKind
@@ -334,24 +334,20 @@ def _finish(text: str, b: Binding) -> Binding:
     return b
 
 
-def _plausible(b: Binding) -> bool:
-    """`$\\alpha = 4$` of a Beta distribution is no learning rate: a value outside its setting's range names another."""
+def _plausibly_named(b: Binding) -> Binding | None:
+    """`b`, unless a value lies outside the range its setting can take (`$\\alpha = 4$` of a Beta
+    distribution is no learning rate): then named by its symbol, or dropped when it has none."""
     percent = b.unit == "%"
-    return all(plausible(p.name, float(v), percent) for p in b.params for v in ([p.value] if p.value is not None else p.values)
-               if isinstance(v, (int, float)))
-
-
-def _as_symbol(b: Binding) -> bool:
-    """An implausible value bound through a symbol (`$\\alpha = 4$`) stays, named by the symbol itself."""
-    from sa_align.aliases import GREEK_NAMES
-
-    name = re.sub(r"\W+", "_", b.mention.surface.lstrip("\\").translate(str.maketrans(GREEK_NAMES))).strip("_").lower()
-    if not name or name == b.name or len(b.mention.surface.lstrip("\\")) > 12 or " " in b.mention.surface:
-        return False
+    if all(plausible(p.name, float(v), percent) for p in b.params
+           for v in ([p.value] if p.value is not None else p.values) if isinstance(v, (int, float))):
+        return b
+    symbol = b.mention.surface.lstrip("\\")
+    name = ascii_name(symbol)
+    if not name or name == b.name or len(symbol) > 12 or " " in symbol:
+        return None
     b.name = name
-    for p in b.params:
-        p.name = name
-    return True
+    b.params = [p.model_copy(update={"name": name}) for p in b.params]
+    return b
 
 
 def _square_sizes(text: str, sent: Sentence) -> list[Binding]:
@@ -379,7 +375,7 @@ def sentence_bindings(text: str, sent: Sentence, citations=None) -> list[Binding
     # Symbols (ε, λ) are read with the preceding sentence too: "the clipping parameter ... We found ε = 0.2".
     mentions = find_param_mentions(text, sent.start, sent.end, context=text[max(0, sent.start - 300) : sent.end])
     found = bind(text, sent, mentions, group_values(text, quants, mentions)) + _square_sizes(text, sent)
-    bindings = [b for b in map(partial(_finish, text), found) if _plausible(b) or _as_symbol(b)]
+    bindings = [b for b in (_plausibly_named(_finish(text, x)) for x in found) if b is not None]
     if is_result_sentence(sent.text):
         bindings = [b for b in bindings if b.kind == UnitKind.PROTOCOL]
     return bindings

@@ -164,7 +164,7 @@ def site_words(check: SiteCheck) -> set[str]:
     return _words(" ".join(x.replace(".", " ").replace("/", " ") for x in parts))
 
 
-_BRANCH = re.compile(r"^(\s*)(?:el)?if\b(.*)$")
+_BRANCH = re.compile(r"^\s*(?:el)?if\b(.*)$")
 _DEF = re.compile(r"^\s*(?:async\s+def|def|class)\b")
 _LITERAL = re.compile(r"""(["'])([^"'\n]{1,40})\1""")
 _BRANCH_LOOKBACK = 80
@@ -190,7 +190,7 @@ def branch_literals(fact: ValueFact, index: RepoIndex) -> str:
         if _DEF.match(line):
             return ""
         if (m := _BRANCH.match(line)) is not None:
-            return " ".join(lit for _, lit in _LITERAL.findall(m.group(2)))
+            return " ".join(lit for _, lit in _LITERAL.findall(m.group(1)))
         indent = len(line) - len(stripped)
     return ""
 
