@@ -16,7 +16,8 @@ the stated values (`mismatched`, 0.25); otherwise nothing addresses it
 (`missing`). When a third or more of the stated values, but not all, occur
 nowhere, the code does something but not what the claim states (`mismatched`
 as a key omission, 0.5, with low confidence), for the kinds `units/values.yaml`
-lists. Fewer absent, or no value stated: abstain.
+lists. Fewer absent, or no value stated: abstain. Of a set of values tried (a search grid), one
+present stands for all: the untried ones are no absent settings.
 
 Fires: "SkyTimelapse: 2392 train clips / 225 test clips" in a repository with
 neither number. Must not fire: "800 training and 200 validation samples" where
@@ -58,7 +59,7 @@ def judge_values(ctx: JudgeContext) -> Verdict:
     stated = stated_quantities(unit.claim)
     if not stated:
         return abstain(NAME, "the claim states no value to look for")
-    present = [number for value, number in stated if in_code(ctx.index, value, number)]
+    present = _tried(unit, [number for value, number in stated if in_code(ctx.index, value, number)])
     if present:
         partly = _partly_absent(stated, present) if unit.kind.value in _table()["partly_absent_kinds"] else None
         return partly or _absent_lean(stated, present) or abstain(
@@ -74,6 +75,17 @@ def judge_values(ctx: JudgeContext) -> Verdict:
                       f"{reason}, though the code has what the claim describes ({', '.join(sorted(found)[:5])})",
                       confidence=MISMATCHED_CONFIDENCE, score=0.25)
     return decide(NAME, Label.MISSING, reason, confidence=MISSING_CONFIDENCE)
+
+
+def _tried(unit, present: list[float]) -> list[float]:
+    """`present` and, for a set of values tried ("lr searched in {1e-3, 1e-2}") one of which the code
+    holds, the others: a grid's untried values are not absent settings."""
+    out = list(present)
+    for p in unit.params:
+        values = [float(v) for v in p.values if isinstance(v, (int, float))]
+        if p.shape == "set" and any(v in present for v in values):
+            out += [v for v in values if v not in out]
+    return out
 
 
 def values_judge() -> StaticJudge:

@@ -53,3 +53,15 @@ def test_a_few_absent_values_among_present_ones_lean_to_a_key_omission_without_v
     verdict = judge_values(repo.context(Unit(id="f", kind="numerical", claim="Split of 800 and 200 samples at rate 0.5, with 19 tasks")))
     assert verdict.abstained and verdict.label == Label.UNDECIDED
     assert verdict.lean == Label.MISMATCHED and verdict.score == 0.5 and "1 of the 4 values" in verdict.reason
+
+
+def test_the_untried_values_of_a_search_grid_are_not_absent(small):
+    repo = small({"train.py": "PROMPTS = 10\n\n\ndef build():\n    return PROMPTS\n"})
+    grid = Unit(id="g", kind="numerical", claim="Prompt number searched in [5, 10, 50, 200, 300].",
+                params=[Param(name="prompt_number", values=[5, 10, 50, 200, 300], shape="set")])
+    verdict = judge_values(repo.context(grid))
+    assert verdict.abstained and verdict.lean is None, verdict.reason
+    # The same values as a sequence must all be there: most of them are not.
+    seq = grid.model_copy(update={"params": [Param(name="prompt_number", values=[5, 10, 50, 200, 300], shape="sequence")]})
+    verdict = judge_values(repo.context(seq))
+    assert verdict.label == Label.MISMATCHED or verdict.lean == Label.MISMATCHED
