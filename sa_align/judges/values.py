@@ -17,7 +17,8 @@ the stated values (`mismatched`, 0.25); otherwise nothing addresses it
 nowhere, the code does something but not what the claim states (`mismatched`
 as a key omission, 0.5, with low confidence), for the kinds `units/values.yaml`
 lists. Fewer absent, or no value stated: abstain. Of a set of values tried (a search grid), one
-present stands for all: the untried ones are no absent settings.
+present stands for all: the untried ones are no absent settings. Values of parameters code computes
+rather than writes (a parameter count, `computed_params` in `units/values.yaml`) are not looked for.
 
 Fires: "SkyTimelapse: 2392 train clips / 225 test clips" in a repository with
 neither number. Must not fire: "800 training and 200 validation samples" where
@@ -56,7 +57,7 @@ LEAN_CONFIDENCE = 0.35
 
 def judge_values(ctx: JudgeContext) -> Verdict:
     unit = ctx.unit
-    stated = stated_quantities(unit.claim)
+    stated = _written(unit, stated_quantities(unit.claim))
     if not stated:
         return abstain(NAME, "the claim states no value to look for")
     present = _tried(unit, [number for value, number in stated if in_code(ctx.index, value, number)])
@@ -75,6 +76,14 @@ def judge_values(ctx: JudgeContext) -> Verdict:
                       f"{reason}, though the code has what the claim describes ({', '.join(sorted(found)[:5])})",
                       confidence=MISMATCHED_CONFIDENCE, score=0.25)
     return decide(NAME, Label.MISSING, reason, confidence=MISSING_CONFIDENCE)
+
+
+def _written(unit, stated: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The stated values code would write: not those of parameters code computes (a parameter count)."""
+    computed = set(_table().get("computed_params", []))
+    skip = {float(v) for p in unit.params if p.name in computed
+            for v in ([p.value] if p.value is not None else p.values) if isinstance(v, (int, float))}
+    return [(value, number) for value, number in stated if value not in skip and number not in skip]
 
 
 def _tried(unit, present: list[float]) -> list[float]:

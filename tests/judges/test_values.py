@@ -65,3 +65,12 @@ def test_the_untried_values_of_a_search_grid_are_not_absent(small):
     seq = grid.model_copy(update={"params": [Param(name="prompt_number", values=[5, 10, 50, 200, 300], shape="sequence")]})
     verdict = judge_values(repo.context(seq))
     assert verdict.label == Label.MISMATCHED or verdict.lean == Label.MISMATCHED
+
+
+def test_a_parameter_count_is_not_looked_for_in_code(small):
+    repo = small({"vit.py": "DEPTH = 12\nPATCH = 16\n\n\ndef build():\n    return DEPTH, PATCH\n"})
+    unit = Unit(id="v", kind="numerical", claim="ViT-B/16 backbone with 86M params, 12 layers and patch size 16.",
+                params=[Param(name="num_parameters", value=86_000_000), Param(name="num_layers", value=12),
+                        Param(name="patch_size", value=16)])
+    verdict = judge_values(repo.context(unit))
+    assert verdict.abstained and verdict.lean is None, verdict.reason
