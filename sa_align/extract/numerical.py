@@ -338,8 +338,7 @@ def _plausibly_named(b: Binding) -> Binding | None:
     """`b`, unless a value lies outside the range its setting can take (`$\\alpha = 4$` of a Beta
     distribution is no learning rate): then named by its symbol, or dropped when it has none."""
     percent = b.unit == "%"
-    if all(plausible(p.name, float(v), percent) for p in b.params
-           for v in ([p.value] if p.value is not None else p.values) if isinstance(v, (int, float))):
+    if all(plausible(p.name, v, percent) for p in b.params for v in p.numbers()):
         return b
     symbol = b.mention.surface.lstrip("\\")
     name = ascii_name(symbol)

@@ -81,8 +81,7 @@ def judge_values(ctx: JudgeContext) -> Verdict:
 def _written(unit, stated: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The stated values code would write: not those of parameters code computes (a parameter count)."""
     computed = set(_table().get("computed_params", []))
-    skip = {float(v) for p in unit.params if p.name in computed
-            for v in ([p.value] if p.value is not None else p.values) if isinstance(v, (int, float))}
+    skip = {v for p in unit.params if p.name in computed for v in p.numbers()}
     return [(value, number) for value, number in stated if value not in skip and number not in skip]
 
 
@@ -91,7 +90,7 @@ def _tried(unit, present: list[float]) -> list[float]:
     holds, the others: a grid's untried values are not absent settings."""
     out = list(present)
     for p in unit.params:
-        values = [float(v) for v in p.values if isinstance(v, (int, float))]
+        values = p.numbers()
         if p.shape == "set" and any(v in present for v in values):
             out += [v for v in values if v not in out]
     return out

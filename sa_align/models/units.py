@@ -41,6 +41,11 @@ class Param(_Model):
             raise ValueError(f"param {self.name!r} needs `value` or `values`")
         return self
 
+    def numbers(self) -> list[float]:
+        """The stated value, or values, that are numbers (not flags or names)."""
+        stated = [self.value] if self.value is not None else self.values
+        return [float(v) for v in stated if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
 
 class CharSpan(_Model):
     """A half-open range of char offsets into `Paper.text`."""

@@ -49,8 +49,7 @@ def differs_as_claimed(unit: Unit, decisions: Sequence[ParamDecision]) -> bool:
     for d in decisions:
         if d.label != Label.MISMATCHED:
             continue
-        others -= {round(float(v), 9) for v in ([d.param.value] if d.param.value is not None else d.param.values)
-                   if isinstance(v, (int, float))}
+        others -= {round(v, 9) for v in d.param.numbers()}
         for f in d.evidence:
             values = f.value if isinstance(f.value, list) else [f.value]
             found += [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
