@@ -290,10 +290,12 @@ class RepoIndex(_Fact):
     """Counters: files parsed, cache hits, seconds."""
 
     _texts: dict[str, str] = PrivateAttr(default_factory=dict)
+    _lines: dict[str, list[str]] = PrivateAttr(default_factory=dict)
 
     def set_file_text(self, path: str, text: str) -> None:
         """Keep a file's decoded text so callers never reread the (untrusted) file system."""
         self._texts[path] = text
+        self._lines.pop(path, None)
 
     def file_text(self, path: str) -> str:
         """Decoded text of an indexed file ('' if unknown)."""
@@ -301,7 +303,11 @@ class RepoIndex(_Fact):
 
     def lines(self, path: str, start: int, end: int) -> list[str]:
         """Lines `start..end` (1-based, inclusive) of an indexed file."""
-        return self.file_text(path).splitlines()[max(start - 1, 0) : end]
+        # Split once per file: judges ask for a few lines of the same file many times.
+        split = self._lines.get(path)
+        if split is None:
+            split = self._lines[path] = self.file_text(path).splitlines()
+        return split[max(start - 1, 0) : end]
 
     @cached_property
     def symbol_by_id(self) -> dict[str, Symbol]:

@@ -175,11 +175,7 @@ def branch_literals(fact: ValueFact, index: RepoIndex) -> str:
     """The string literals of the nearest enclosing `if`/`elif` test of a Python site, within its function."""
     if not fact.path.endswith(".py"):
         return ""
-    # One split per file and index: a configuration module holds hundreds of sites.
-    split: dict[str, list[str]] = per_index(index, "file-lines", lambda _ix: {})
-    if fact.path not in split:
-        split[fact.path] = index.file_text(fact.path).splitlines()
-    lines = split[fact.path][max(0, fact.line - 1 - _BRANCH_LOOKBACK) : fact.line]
+    lines = index.lines(fact.path, max(1, fact.line - _BRANCH_LOOKBACK), fact.line)
     if not lines:
         return ""
     indent = len(lines[-1]) - len(lines[-1].lstrip())
