@@ -29,10 +29,37 @@ def _tables() -> dict[str, Any]:
     return load_yaml("extract/derive.yaml")
 
 
+_LIST = rf"[\[{{]\s*{_VALUE}(?:\s*,\s*{_VALUE})*\s*[\]}}]"
+_UNIFORM = rf"(?:Uniform|Unif|U)\s*[\[(]\s*{_VALUE}\s*,\s*{_VALUE}\s*[\])]"
+
+
+def _alternatives(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 @lru_cache(maxsize=1)
 def _assignment_re() -> re.Pattern[str]:
-    seps = "|".join(re.escape(s) for s in _tables()["assignment"]["separators"])
-    return re.compile(rf"(?<![\w.])(?P<key>{_KEY})\s*(?:{seps})\s*(?P<value>{_TUPLE}|{_VALUE})(?![\w.])")
+    table = _tables()["assignment"]
+    seps = _alternatives(table["separators"])
+    joins = _alternatives(table["list_joiners"]["interval"] + table["list_joiners"]["search"])
+    # A scalar or tuple follows `=` or `:`; a bracketed list may also follow a joining word
+    # (`lr ∈ {1e-4, 3e-5}`, `scale_factor range [0.01, 0.1, 1]`, `r ~ Uniform[0.7, 1.0]`).
+    return re.compile(
+        rf"(?<![\w.])(?P<key>{_KEY})\s*(?:(?P<sep>{seps})\s*(?P<value>{_TUPLE}|{_VALUE})(?![\w.])"
+        rf"|(?P<join>{seps}|(?<=\s)(?:{joins})(?=[\s\[{{U])|(?:{joins})(?=\s*[\[{{]))\s*(?:{seps})?\s*(?P<list>{_LIST}|{_UNIFORM}))"
+    )
+
+
+def _list_shape(join: str, raw: str, count: int) -> str:
+    """How a bracketed list of a claim is meant: braces or a search word (`tested`) a set of
+    values; two values after an interval word (`in`, `range`, `from`, `~`) a range, more a set;
+    after `=`, `:` or another word a sequence."""
+    joiners = _tables()["assignment"]["list_joiners"]
+    if raw.startswith("{") or join in joiners["search"]:
+        return "set"
+    if join in joiners["interval"] or raw[:1].isalpha():
+        return "range" if count == 2 else "set"
+    return "sequence"
 
 
 def complete_units(units: Iterable[Unit]) -> list[Unit]:
@@ -112,21 +139,27 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
     for m in _assignment_re().finditer(text):
         key = m.group("key").strip(".-")
         canon = canonical_param(key)
-        if not _named(key, canon, m.group(0)) or _already(key, m.group("value"), known) or _after_reference(text, m.start()):
+        raw = m.group("value") or m.group("list")
+        if not _named(key, canon, m.group(0)) or _already(key, raw, known) or _after_reference(text, m.start()):
             continue
-        raw = m.group("value")
-        items = [parse_quantity(v) for v in raw.strip("()").split(",")] if raw.startswith("(") else [parse_quantity(raw)]
+        inner = re.sub(r"^[A-Za-z]*\s*[\[({]|[\])}]$", "", raw)
+        items = [parse_quantity(v) for v in inner.split(",")] if raw != inner else [parse_quantity(raw)]
         if not items or any(q is None for q in items):
             continue
         name = canon or ascii_name(key)
         values = [q.scalar() for q in items]
-        param = Param(name=name, surface=key, value=values[0], text=raw) if len(values) == 1 else \
-            Param(name=name, surface=key, values=values, shape="sequence", text=raw)
-        out.append(param)
+        if len(values) == 1:
+            out.append(Param(name=name, surface=key, value=values[0], text=raw))
+            continue
+        shape = _list_shape(m.group("join"), raw, len(values)) if m.group("list") else "sequence"
+        out.append(Param(name=name, surface=key, values=values, shape=shape, text=raw))
     return out
 
 
-_HEADING = re.compile(rf"(?P<phrase>[^:;\n]{{3,120}}):\s*(?P<value>{_VALUE})(?:\s*[x×]\s*(?P=value))?\s*(?=$|[;,.(\n])")
+_HEADING = re.compile(
+    rf"(?P<phrase>[^:;\n]{{3,120}}):\s*(?:(?P<value>{_VALUE})(?:\s*[x×]\s*(?P=value))?"
+    rf"|(?P<join>[A-Za-z]+\s+)?(?P<list>{_LIST}))\s*(?=$|[;,.(\n])"
+)
 
 
 def heading_params(text: str) -> list[Param]:
@@ -139,10 +172,17 @@ def heading_params(text: str) -> list[Param]:
     for m in _HEADING.finditer(text):
         phrase = re.sub(r"\([^()]*\)", " ", m.group("phrase"))
         mentions = [k for k in find_param_mentions(phrase) if not _after_reference(phrase, k.start)]
-        q = parse_quantity(m.group("value"))
-        if mentions and q is not None and isinstance(mentions[-1].target, str):
-            last = mentions[-1]
-            out.append(Param(name=last.target, surface=last.surface, value=q.scalar(), text=m.group(0).split(":", 1)[1].strip()))
+        raw = m.group("value") or m.group("list")
+        items = [parse_quantity(v) for v in raw.strip("[]{}").split(",")] if m.group("list") else [parse_quantity(raw)]
+        if not mentions or None in items or not isinstance(mentions[-1].target, str):
+            continue
+        last, values = mentions[-1], [q.scalar() for q in items]
+        written = m.group(0).split(":", 1)[1].strip()
+        if len(values) == 1:
+            out.append(Param(name=last.target, surface=last.surface, value=values[0], text=written))
+        else:
+            shape = _list_shape((m.group("join") or ":").strip(), raw, len(values))
+            out.append(Param(name=last.target, surface=last.surface, values=values, shape=shape, text=written))
     return out
 
 
@@ -173,7 +213,7 @@ def _after_reference(text: str, start: int) -> bool:
 def _already(key: str, raw: str, known) -> bool:
     from sa_align.numbers import parse_number
 
-    value = parse_number(raw) if not raw.startswith("(") else None
+    value = parse_number(raw) if raw[:1] not in "([{" else None
     return any(p.value is not None and value is not None and abs(float(p.value) - value) <= 1e-12 * max(1.0, abs(value))
                and p.surface and key.lower() in p.surface.lower() for p in known)
 

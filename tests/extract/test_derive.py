@@ -91,3 +91,28 @@ def test_labels_after_reference_words_and_dataset_names_are_not_settings():
 def test_autoregressive_steps_are_sampling_steps_not_training_steps():
     u = complete_unit(_unit("numerical", "Phase 1 uses 32 autoregressive steps, Phase 2 uses 4 autoregressive steps."))
     assert [(p.name, p.value) for p in u.params] == [("sampling_steps", 32), ("sampling_steps", 4)]
+
+
+def _shapes(params) -> dict[str, tuple]:
+    return {p.name: (p.shape, p.values) for p in params}
+
+
+def test_bracketed_lists_are_sequences_sets_or_ranges_by_how_they_are_joined():
+    got = _shapes(assignment_params(
+        "SongUNet: num_blocks=[3,5,7], attn_resolutions=[16]; lr∈{1e-4,3e-5} grid search, "
+        "scale_factor range [0.01, 0.1, 1, 10], mu ∈ [0.3, 0.7], r_1 ~ Uniform[0.7, 1.0]"))
+    assert got["num_layers"] == ("sequence", [3, 5, 7])  # `=` keeps the order: one value per resolution
+    assert got["learning_rate"] == ("set", [1e-4, 3e-5])  # braces: any of the values
+    assert got["scale_factor"] == ("set", [0.01, 0.1, 1, 10])  # `range` with more than two values: a grid
+    assert got["mu"] == ("range", [0.3, 0.7]) and got["r_1"] == ("range", [0.7, 1.0])
+    assert [p.value for p in assignment_params("attn_resolutions=[16]")] == [16]
+    # A list after a prose word or a list that is not all numbers is no setting.
+    assert assignment_params("trained in 5 days on [8 GPUs]; n in {3,5,10,infinity}") == []
+
+
+def test_a_heading_may_name_a_setting_whose_values_were_searched():
+    from sa_align.extract.derive import heading_params
+
+    got = _shapes(heading_params("Number of heads h ablation: tested [2, 4, 8], selected 4"))
+    assert got == {"num_heads": ("set", [2, 4, 8])}
+    assert _shapes(heading_params("Eval epochs: [50, 150, 250]")) == {"epochs": ("sequence", [50, 150, 250])}
