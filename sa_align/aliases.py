@@ -176,12 +176,21 @@ def ascii_name(symbol: str) -> str:
 
 
 def plausible(name: str, value: float, percent: bool = False) -> bool:
-    """Whether `value` is one a setting `name` can take at all (`ranges` in `units/aliases/params.yaml`)."""
-    bounds = (load_yaml("aliases/params.yaml").get("ranges") or {}).get(name)
+    """Whether `value` is one a setting `name` can take at all (`ranges` and `categorical` in
+    `units/aliases/params.yaml`)."""
+    table = load_yaml("aliases/params.yaml")
+    if name in (table.get("categorical") or ()):
+        return False
+    bounds = (table.get("ranges") or {}).get(name)
     if not bounds:
         return True
     value = value / 100 if percent else value
     return float(bounds[0]) <= value <= float(bounds[1])
+
+
+def computed(name: str) -> bool:
+    """Whether code computes the quantity rather than writes it (`computed` in `units/aliases/params.yaml`)."""
+    return name in (load_yaml("aliases/params.yaml").get("computed") or ())
 
 
 def param_components(name: str) -> list[str]:

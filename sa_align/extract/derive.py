@@ -50,16 +50,31 @@ def _assignment_re() -> re.Pattern[str]:
     )
 
 
-def _list_shape(join: str, raw: str, count: int) -> str:
-    """How a bracketed list of a claim is meant: braces or a search word (`tested`) a set of
-    values; two values after an interval word (`in`, `range`, `from`, `~`) a range, more a set;
-    after `=`, `:` or another word a sequence."""
+def _written_param(name: str, surface: str, raw: str, join: str | None, text: str) -> Param | None:
+    """The param a value written after a name states: one number, a tuple (a sequence), or a
+    bracketed list, which braces or a search word (`tested`) make a set of values, an interval
+    word (`in`, `range`, `from`, `~`) a range of two values or a set of more, and `=` or `:` a
+    sequence. `None` when an item is not a number."""
+    from sa_align.aliases import computed
+    from sa_align.numbers import parse_quantity
+
+    inner = re.sub(r"^[A-Za-z]*\s*[\[({]|[\])}]$", "", raw)
+    items = [parse_quantity(v) for v in inner.split(",")] if inner != raw else [parse_quantity(raw)]
+    if not items or None in items:
+        return None
+    values = [q.scalar() for q in items]
+    if len(values) == 1:
+        return Param(name=name, surface=surface, value=values[0], text=text)
+    if computed(name):
+        return None  # `param range [82K, 599K]`: what the methods came to, not a setting
     joiners = _tables()["assignment"]["list_joiners"]
     if raw.startswith("{") or join in joiners["search"]:
-        return "set"
-    if join in joiners["interval"] or raw[:1].isalpha():
-        return "range" if count == 2 else "set"
-    return "sequence"
+        shape = "set"
+    elif join in joiners["interval"] or raw[:1].isalpha():
+        shape = "range" if len(values) == 2 else "set"
+    else:
+        shape = "sequence"
+    return Param(name=name, surface=surface, values=values, shape=shape, text=text)
 
 
 def complete_units(units: Iterable[Unit]) -> list[Unit]:
@@ -127,13 +142,12 @@ def _rule_fields(text: str) -> dict[str, list]:
 
 
 def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
-    """`lr=2e-5`, `H_Enc=5`, `betas=(0.9, 0.999)`: settings written as code in the claim.
+    """`lr=2e-5`, `H_Enc=5`, `betas=(0.9, 0.999)`, `lr ∈ {1e-4, 3e-5}`: settings written as code in the claim.
 
     A key the rules already bound (`weight decay=1e-4` read as `weight_decay`) is not
     read again as its last word (`decay`).
     """
     from sa_align.aliases import ascii_name, canonical_param
-    from sa_align.numbers import parse_quantity
 
     out = []
     for m in _assignment_re().finditer(text):
@@ -142,17 +156,9 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
         raw = m.group("value") or m.group("list")
         if not _named(key, canon, m.group(0)) or _already(key, raw, known) or _after_reference(text, m.start()):
             continue
-        inner = re.sub(r"^[A-Za-z]*\s*[\[({]|[\])}]$", "", raw)
-        items = [parse_quantity(v) for v in inner.split(",")] if raw != inner else [parse_quantity(raw)]
-        if not items or any(q is None for q in items):
-            continue
-        name = canon or ascii_name(key)
-        values = [q.scalar() for q in items]
-        if len(values) == 1:
-            out.append(Param(name=name, surface=key, value=values[0], text=raw))
-            continue
-        shape = _list_shape(m.group("join"), raw, len(values)) if m.group("list") else "sequence"
-        out.append(Param(name=name, surface=key, values=values, shape=shape, text=raw))
+        param = _written_param(canon or ascii_name(key), key, raw, m.group("join") or m.group("sep"), raw)
+        if param is not None:
+            out.append(param)
     return out
 
 
@@ -164,25 +170,19 @@ _HEADING = re.compile(
 
 def heading_params(text: str) -> list[Param]:
     """`Training iterations for Experiment C.3: 3000`, `image size for phase 1: 128x128`: a claim that
-    names one setting in a heading and gives its value after the colon."""
+    names one setting in a heading and gives its value, or the values tried, after the colon."""
     from sa_align.aliases import find_param_mentions
-    from sa_align.numbers import parse_quantity
 
     out = []
     for m in _HEADING.finditer(text):
         phrase = re.sub(r"\([^()]*\)", " ", m.group("phrase"))
         mentions = [k for k in find_param_mentions(phrase) if not _after_reference(phrase, k.start)]
-        raw = m.group("value") or m.group("list")
-        items = [parse_quantity(v) for v in raw.strip("[]{}").split(",")] if m.group("list") else [parse_quantity(raw)]
-        if not mentions or None in items or not isinstance(mentions[-1].target, str):
+        if not mentions or not isinstance(mentions[-1].target, str):
             continue
-        last, values = mentions[-1], [q.scalar() for q in items]
-        written = m.group(0).split(":", 1)[1].strip()
-        if len(values) == 1:
-            out.append(Param(name=last.target, surface=last.surface, value=values[0], text=written))
-        else:
-            shape = _list_shape((m.group("join") or ":").strip(), raw, len(values))
-            out.append(Param(name=last.target, surface=last.surface, values=values, shape=shape, text=written))
+        raw, written = m.group("value") or m.group("list"), m.group(0).split(":", 1)[1].strip()
+        param = _written_param(mentions[-1].target, mentions[-1].surface, raw, (m.group("join") or ":").strip(), written)
+        if param is not None:
+            out.append(param)
     return out
 
 

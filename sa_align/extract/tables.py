@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, find_entities, find_param_mentions, normalize_key
+from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, find_entities, find_param_mentions, normalize_key, plausible
 from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import cell_quantities
 from sa_align.extract.table_kind import LETTERS, caption, has_numbers, head_share, is_settings_table, table_cues
@@ -28,6 +28,7 @@ _MAX_ROWS = 400
 _NAME_START = re.compile(r"(?<=[a-z0-9)\]])\s+(?=[A-Z][a-z])")
 _VALUE_GROUP = re.compile(r"[\[(][^\])]*[\])]|[-+\u2212]?\d[\w.\-+\u2212·]*")
 _LABEL = re.compile(r"^\s*([A-Za-z][A-Za-z \-_]{1,40}?)\s*:+\s*(.*\d.*)$")
+_LABEL_START = re.compile(r"([A-Za-z][A-Za-z \-_]{1,40}?)\s*:+\s*")
 _ENTITY_KINDS = ("dataset", "metric", "method", "split")
 _GREEK_SPELLED = str.maketrans({k: f" {v} " for k, v in GREEK_NAMES.items()})
 
@@ -237,25 +238,33 @@ def _row_unit(row: Row, name_col: int, value_cols: list[int], conditions: dict[i
 
 
 def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) -> list[Param]:
-    labelled = _LABEL.match(cell.text)
-    if labelled:
-        # "Prompt Number: [5, 10, 50]" under a method's row: the label names the setting, the row is its condition.
-        label = Cell(labelled.group(1), cell.start, cell.start + len(labelled.group(1)))
-        value = Cell(labelled.group(2), cell.start, cell.end)
-        return _cell_params(label, _known_name(label.text), value, name_cell.text)
+    if _LABEL.match(cell.text):
+        # "Prompt Number: [5, 10, 50]" under a method's row: the label names the setting, the row is its
+        # condition; a converter may run several (`Scale Factor:[0.01, 0.1]Bottleneck: [4, 8]`) into one cell.
+        labels = list(_LABEL_START.finditer(cell.text))
+        out = []
+        for m, end in zip(labels, [n.start() for n in labels[1:]] + [len(cell.text)]):
+            label = Cell(m.group(1), cell.start + m.start(1), cell.start + m.end(1))
+            value = Cell(cell.text[m.end() : end], cell.start + m.end(), cell.start + end)
+            out += _cell_params(label, _known_name(label.text), value, name_cell.text)
+        return out
     quantities = cell_quantities(cell.text)
     if not quantities:
         return []
     cond = condition or None
-    values = [q.value if q.percent else q.scalar() for q in quantities]
     if len(mentions) > 1 and len(mentions) == len(quantities):
-        return [Param(name=str(m.target), surface=m.surface, value=v, text=q.text, condition=cond)
-                for m, v, q in zip(mentions, values, quantities)]  # fmt: skip
+        return [Param(name=str(m.target), surface=m.surface, value=q.value if q.percent else q.scalar(), text=q.text, condition=cond)
+                for m, q in zip(mentions, quantities)]  # fmt: skip
     if run_together := _run_together(name_cell.text, cell.text, cond):
         return run_together
     name, surface = _row_name(name_cell.text, mentions)
-    if name is None:
+    # A value the setting cannot take (`Learning rate | 1e-4 512`) was run in from the next row;
+    # a cell mostly of such values is garbled past reading.
+    kept = [q for q in quantities if name is not None and plausible(name, q.scalar())]
+    if not kept or len(kept) * 2 < len(quantities):
         return []
+    quantities = kept
+    values = [q.value if q.percent else q.scalar() for q in quantities]
     unit = "%" if any(q.percent for q in quantities) else None
     if len(values) == 1:
         return [Param(name=name, surface=surface, value=values[0], text=quantities[0].text, unit=unit, condition=cond)]
@@ -292,7 +301,10 @@ def _run_together(names: str, values: str, cond: str | None) -> list[Param]:
 def _row_name(cell: str, mentions: list) -> tuple[str | None, str]:
     """Canonical name of a row (the alias table's, else the cell's words as an identifier) and its surface:
     the whole cell when it is a name's length (`Policy learning rate` says which learning rate)."""
-    words = _WORDS.findall(cell)
+    # A remark in brackets (`Zα dim (only used within architecture)`) is not part of the name.
+    stripped = re.sub(r"\([^()]*\)", " ", cell)
+    bare = stripped if _WORDS.search(stripped) else cell
+    words = _WORDS.findall(bare)
     short = 0 < len(words) <= int(table_cues().get("max_name_words", 8))
     # A symbol inside a longer token (`κ` of `Wκτ`) is part of another name.
     mentions = [m for m in mentions if not _inside_token(cell, m.start, m.end)]
@@ -302,7 +314,7 @@ def _row_name(cell: str, mentions: list) -> tuple[str | None, str]:
     if not short:
         return None, cell
     # Greek letters spelled out as code spells them: `Wωz` -> `w_omega_z`, not `w_z`.
-    spelled = _WORDS.findall(cell.translate(_GREEK_SPELLED))
+    spelled = _WORDS.findall(bare.translate(_GREEK_SPELLED))
     canon = canonical_param(" ".join(spelled))
     return canon or "_".join(w.lower() for w in spelled) or normalize_key(cell), cell
 

@@ -18,7 +18,7 @@ nowhere, the code does something but not what the claim states (`mismatched`
 as a key omission, 0.5, with low confidence), for the kinds `units/values.yaml`
 lists. Fewer absent, or no value stated: abstain. Of a set of values tried (a search grid), one
 present stands for all: the untried ones are no absent settings. Values of parameters code computes
-rather than writes (a parameter count, `computed_params` in `units/values.yaml`) are not looked for.
+rather than writes (a parameter count, `computed` in `units/aliases/params.yaml`) are not looked for.
 
 Fires: "SkyTimelapse: 2392 train clips / 225 test clips" in a repository with
 neither number. Must not fire: "800 training and 200 validation samples" where
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from sa_align.aliases import computed
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, lean
 from sa_align.judges.evidence import code_roots, in_code
 from sa_align.judges.scope import stated_quantities
@@ -80,8 +81,7 @@ def judge_values(ctx: JudgeContext) -> Verdict:
 
 def _written(unit, stated: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The stated values code would write: not those of parameters code computes (a parameter count)."""
-    computed = set(_table().get("computed_params", []))
-    skip = {v for p in unit.params if p.name in computed for v in p.numbers()}
+    skip = {v for p in unit.params if computed(p.name) for v in p.numbers()}
     return [(value, number) for value, number in stated if value not in skip and number not in skip]
 
 

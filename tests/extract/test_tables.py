@@ -267,3 +267,22 @@ def test_lists_of_a_search_grid_are_the_values_tried() -> None:
             "<tr><td>LoRA</td><td>LoRA Bottleneck: [1, 8, 16, 32]</td></tr></table>\n")
     shapes = {p.shape for u in extract_units(paper_from_text(text)) for p in u.params if p.values}
     assert shapes == {"set"}
+
+
+def test_several_labels_run_together_in_one_cell_are_each_a_setting() -> None:
+    text = ("Table 4: Hyperparameter search ranges.\n\n<table><tr><td>Method</td><td>Hyperparameters</td></tr>"
+            "<tr><td>Adapter</td><td>Scale Factor:[0.01, 0.1, 1]Bottleneck: [4, 8, 16]</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert got["scale_factor"] == [([0.01, 0.1, 1], "Adapter")] and got["bottleneck"] == [([4, 8, 16], "Adapter")]
+
+
+def test_values_a_setting_cannot_take_are_left_to_the_rows_they_came_from() -> None:
+    text = ("Table 2: Training hyperparameters.\n\n<table><tr><td>Hyperparameter</td><td>Value</td></tr>"
+            "<tr><td>Optimizer</td><td>20</td></tr><tr><td>Learning rate</td><td>1 × 10−4 512</td></tr>"
+            "<tr><td>Zs dim (only used within the encoder)</td><td>256</td></tr>"
+            "<tr><td>Dropout</td><td>3 5 0.1</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    # No optimizer is a number; 512 is no learning rate; a cell mostly of impossible values is garbled.
+    assert "optimizer" not in got and "dropout" not in got
+    assert got["learning_rate"] == [(1e-4, None)]
+    assert got["zs_dim"] == [(256, None)]  # the remark in brackets is not part of the name

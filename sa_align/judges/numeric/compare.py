@@ -68,10 +68,11 @@ def compare(site: object, p: Param, tol: float) -> Outcome | None:
             return "conflict" if all(_scalar_outcome(s, wants[0], tol) for s in site) else None
         outs = [_scalar_outcome(s, w, tol) for s, w in zip(site, wants)]
         return None if None in outs else ("match" if all(o == "match" for o in outs) else "conflict")
-    items = site if isinstance(site, list) else [site]
     if p.shape == "range" and len(wants) == 2:
-        return _in_range(items, wants, tol)
-    outs = [[_scalar_outcome(s, w, tol) for w in wants] for s in items]
+        return _in_range(site if isinstance(site, list) else [site], wants, tol)
+    if not isinstance(site, list):
+        return None  # one value of a searched set says nothing about whether the set was searched
+    outs = [[_scalar_outcome(s, w, tol) for s in site] for w in wants]
     if any(all(o is None for o in row) for row in outs):
         return None
     return "match" if all("match" in row for row in outs) else "conflict"

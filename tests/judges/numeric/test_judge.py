@@ -77,7 +77,10 @@ def test_compare_notations_sequences_sets_and_ranges():
     assert compare([30, 60], Param(name="m", values=[30, 60], shape="sequence"), 1e-6) == "match"
     assert compare([60, 30], Param(name="m", values=[30, 60], shape="sequence"), 1e-6) == "conflict"
     assert compare([30, 60, 90], Param(name="m", values=[30, 60], shape="sequence"), 1e-6) == "conflict"
-    assert compare(0.01, Param(name="lr", values=[0.1, 0.01], shape="set"), 1e-6) == "match"
+    # A set is a search: the code's grid must hold every value; one fixed value of it decides nothing.
+    searched = Param(name="lr", values=[0.1, 0.01], shape="set")
+    assert compare([0.01, 0.1, 1.0], searched, 1e-6) == "match" and compare([0.1, 1.0], searched, 1e-6) == "conflict"
+    assert compare(0.01, searched, 1e-6) is None
     assert compare(0.5, Param(name="lr", values=[0.1, 0.3], shape="range"), 1e-6) == "conflict"
     assert compare(True, Param(name="nesterov", value=True), 1e-6) == "match"
     assert compare("adamw", Param(name="optimizer", value="AdamW"), 1e-6) == "match"
