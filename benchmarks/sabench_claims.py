@@ -38,7 +38,7 @@ _TAG = re.compile(r"\([^()]{1,12}\)")
 _SLICE = re.compile(r"\d\s*:\s*$|^\s*:\s*\d")
 """`[0:3]`, `obs[3:6]`: index ranges of a vector layout, not settings."""
 _CLAUSE = re.compile(r"[,;|()\[\]]|\s-\s|:\s")
-_STOP = frozenset("the a an of for with and or in on to per by at is are uses use using used set all each every value values".split())
+_STOP = frozenset("the a an of for with and or in on to per by at is are uses use using used set all each every value values num number".split())
 _OFF_LIMITS = re.compile(r"\b(?:contents|references|bibliography|checklist|proof)\b", re.I)
 _TOC_LINE = re.compile(r"^(?:#+\s*)?(?:\d{1,2}|[A-Z])(?:\.\d{1,2})*\.?\s+[A-Z][a-z].*?(?:(?:\.\s?){3,}\s*|\s)\d{1,3}\s*$")
 _ENTITY_KINDS = ("dataset", "metric", "method")
@@ -120,7 +120,7 @@ def _words(text: str) -> set[str]:
 
 def _canonical_names(phrase: str) -> set[str]:
     """Canonical names the alias tables give the phrase, its mentions and its word windows."""
-    words = re.findall(r"[^\s=:]+", phrase)
+    words = re.findall(r"[^\s=:/]+", phrase)  # `batch_size=64/lr=1e-4`: a slash separates settings
     found = {m.target for m in find_param_mentions(phrase)}
     for n in range(1, min(4, len(words)) + 1):
         for i in range(len(words) - n + 1):
@@ -133,7 +133,9 @@ def _name_match(phrase: str, name: str, surface: str | None) -> bool:
         return True
     if _keys(phrase) & {normalize_key(name), normalize_key(surface or "")} - {""}:
         return True  # the same identifier however it is spelled (`s1=` and `s_1`, `w_f_a=` and `Wfa`)
-    return bool(_words(phrase) & (_words(name) | _words(surface or "")))
+    said, named = _words(phrase), _words(name) | _words(surface or "")
+    # An abbreviation is the same word (`init_dim=` and `initial dimension`, `uplift_dim=` and `uplifting`).
+    return any(a == b or a.startswith(b) or b.startswith(a) for a in said for b in named)
 
 
 def _keys(phrase: str) -> set[str]:

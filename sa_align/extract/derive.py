@@ -154,7 +154,7 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
         key = m.group("key").strip(".-")
         canon = canonical_param(key)
         raw = m.group("value") or m.group("list")
-        if not _named(key, canon, m.group(0)) or _already(key, raw, known) or _after_reference(text, m.start()):
+        if not _named(key, canon, m.group("sep") or "") or _already(key, raw, known) or _after_reference(text, m.start()):
             continue
         param = _written_param(canon or ascii_name(key), key, raw, m.group("join") or m.group("sep"), raw)
         if param is not None:
@@ -186,8 +186,9 @@ def heading_params(text: str) -> list[Param]:
     return out
 
 
-def _named(key: str, canon: str | None, match: str) -> bool:
-    """Whether `key` names a parameter: known to the alias tables, or shaped like code and set with `=`.
+def _named(key: str, canon: str | None, sep: str) -> bool:
+    """Whether `key` names a parameter: known to the alias tables, or shaped like code, or set with `=`
+    (`sep`, empty when a word such as `range` joins the key to its values).
 
     Capitals and digits alone before a colon (`UCF101: 2048 samples`, `GPT4: 8k`) name a dataset
     or a model, not a setting."""
@@ -196,10 +197,10 @@ def _named(key: str, canon: str | None, match: str) -> bool:
         return False
     if canon is not None:
         return True
-    if "=" not in match and re.fullmatch(r"[A-Z\d\-]+", key):
+    if sep != "=" and re.fullmatch(r"[A-Z\d\-]+", key):
         return False
     code_like = bool(re.search(r"[_\d\u0370-\u03ff]|[a-z][A-Z]", key))
-    return len(key) >= table["min_unknown_length"] and (code_like or "=" in match)
+    return len(key) >= table["min_unknown_length"] and (code_like or sep == "=")
 
 
 def _after_reference(text: str, start: int) -> bool:

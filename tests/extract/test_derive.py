@@ -108,6 +108,8 @@ def test_bracketed_lists_are_sequences_sets_or_ranges_by_how_they_are_joined():
     assert [p.value for p in assignment_params("attn_resolutions=[16]")] == [16]
     # A list after a prose word or a list that is not all numbers is no setting.
     assert assignment_params("trained in 5 days on [8 GPUs]; n in {3,5,10,infinity}") == []
+    # A word joining a key to a list makes no prose a name; `range` itself names nothing.
+    assert assignment_params("Diagonal covariance entry range = [0, 10]") == []
     # A parameter count is computed, not set: a range of them is what methods came to.
     assert assignment_params("param range [82K, 599K]") == []
 
