@@ -115,10 +115,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def sabench_main(args: argparse.Namespace) -> int:
     """Numerical and entity recall, unit counts and off-limits quotes against SA-Bench's claims."""
-    from sabench_claims import dev_papers, load, score_paper
+    from sabench_claims import dev_papers, is_result, load, score_paper
 
     papers = args.papers.split(",") if args.papers else list(dev_papers())
-    tot = [0, 0, 0, 0, 0]
+    tot = [0] * 7
     ratios = []
     print(f"{'paper':<34}{'pairs':>6}{'recall':>8}{'ents':>6}{'recall':>8}{'units':>7}{'claims':>7}{'ratio':>7}{'off':>5}")
     for name in papers:
@@ -136,10 +136,14 @@ def sabench_main(args: argparse.Namespace) -> int:
             for p in s.pairs:
                 if p not in s.recalled:
                     print(f"    missed    {p[1]:g}  <- {p[0]}")
-        for i, n in enumerate((len(s.pairs), len(s.recalled), len(s.entities), len(s.entities_found), s.off_limits)):
+        settings = [p for p in s.pairs if not is_result(p)]
+        counts = (len(s.pairs), len(s.recalled), len(s.entities), len(s.entities_found), s.off_limits,
+                  len(settings), sum(p in s.recalled for p in settings))
+        for i, n in enumerate(counts):
             tot[i] += n
     within = sum(0.5 <= r <= 2 for r in ratios)
-    print(f"numerical recall {tot[1]}/{tot[0]} = {tot[1] / max(tot[0], 1):.1%}; "
+    print(f"numerical recall {tot[1]}/{tot[0]} = {tot[1] / max(tot[0], 1):.1%} "
+          f"(values a metric names, results, left out: {tot[6]}/{tot[5]} = {tot[6] / max(tot[5], 1):.1%}); "
           f"D3 entity recall {tot[3]}/{tot[2]} = {tot[3] / max(tot[2], 1):.1%}; "
           f"units within 0.5x-2x of the claim count: {within}/{len(ratios)}; off-limits quotes: {tot[4]}")
     return 0

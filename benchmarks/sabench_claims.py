@@ -152,6 +152,13 @@ def recalled(pair: tuple[str, float], params: list) -> bool:
     return False
 
 
+def is_result(pair: tuple[str, float]) -> bool:
+    """Whether a metric names the value (`FID=1.93`, `IS=251.46`): a result, which the extractor
+    leaves out by design (results are not units), counted apart so both figures can be read."""
+    tail = pair[0].split("=")[0].rstrip(" :")[-24:]  # the words before `=`, when the claim wrote one
+    return any(m.target[0] == "metric" and m.end >= len(tail) - 2 for m in find_entities(tail))
+
+
 def gold_entities(claims: list[str]) -> list[str]:
     found = {m.target[1] for c in claims for m in find_entities(c) if m.target[0] in _ENTITY_KINDS}
     return sorted(found)

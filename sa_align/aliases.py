@@ -178,14 +178,18 @@ def ascii_name(symbol: str) -> str:
 def plausible(name: str, value: float, percent: bool = False) -> bool:
     """Whether `value` is one a setting `name` can take at all (`ranges` and `categorical` in
     `units/aliases/params.yaml`)."""
-    table = load_yaml("aliases/params.yaml")
-    if name in (table.get("categorical") or ()):
+    if categorical(name):
         return False
-    bounds = (table.get("ranges") or {}).get(name)
+    bounds = (load_yaml("aliases/params.yaml").get("ranges") or {}).get(name)
     if not bounds:
         return True
     value = value / 100 if percent else value
     return float(bounds[0]) <= value <= float(bounds[1])
+
+
+def categorical(name: str) -> bool:
+    """Whether the setting's values are names, never numbers (`categorical` in `units/aliases/params.yaml`)."""
+    return name in (load_yaml("aliases/params.yaml").get("categorical") or ())
 
 
 def computed(name: str) -> bool:

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from sa_align.aliases import Mention, ascii_name, find_param_mentions, plausible
+from sa_align.aliases import Mention, ascii_name, categorical, find_param_mentions, plausible
 from sa_align.extract.spaced import math_quantities, with_spaced, word_numbers
 from sa_align.extract.text import Sentence, cue_regex, cues, is_result_sentence, is_statistics, math_spans, word_regex
 from sa_align.models import Param, UnitKind
@@ -198,10 +198,6 @@ def _postfix_only() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _categorical() -> frozenset[str]:
-    return frozenset(str(w) for w in _ncues().get("categorical", []))
-
-
 def _postfix_gap_ok(text: str, end: int, m: Mention) -> bool:
     """A count noun right after a value (`100 epochs`, `5 random seeds`, `50k generated samples`), never a symbol."""
     if m.surface.startswith("\\") or not _UNIT_WORD.match(m.surface):
@@ -267,7 +263,7 @@ def bind(text: str, sent: Sentence, mentions: list[Mention], groups: list[Group]
             and not _ASSIGN.search(text, mentions[idx].end, g.start)
         ):
             idx = None  # inside math a name binds a value only through `=` (not `1 - β_1`, `clip(r, 1 - ε)`)
-        if idx is not None and str(mentions[idx].target) in _categorical():
+        if idx is not None and categorical(str(mentions[idx].target)):
             idx = None  # "the DDPM schedule with $T = 1000$": a schedule is a choice, the number is another setting
         after = _postfix(text, mentions, g, sent.start)
         # "12 layers and 8 heads": a value followed by its own name belongs to it when the name
