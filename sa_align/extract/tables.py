@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, find_entities, find_param_mentions, normalize_key, plausible
+from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, computed, find_entities, find_param_mentions, normalize_key, plausible
 from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import cell_quantities
 from sa_align.extract.table_kind import LETTERS, caption, has_numbers, head_share, is_settings_table, table_cues
@@ -268,6 +268,8 @@ def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) ->
     unit = "%" if any(q.percent for q in quantities) else None
     if len(values) == 1:
         return [Param(name=name, surface=surface, value=values[0], text=quantities[0].text, unit=unit, condition=cond)]
+    if computed(name):
+        return []  # `0.082 ~0.599` parameters: what a method came to over its grid, not a setting
     return [Param(name=name, surface=surface, values=values, shape="sequence", text=cell.text, unit=unit, condition=cond)]
 
 

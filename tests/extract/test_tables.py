@@ -276,6 +276,13 @@ def test_several_labels_run_together_in_one_cell_are_each_a_setting() -> None:
     assert got["scale_factor"] == [([0.01, 0.1, 1], "Adapter")] and got["bottleneck"] == [([4, 8, 16], "Adapter")]
 
 
+def test_a_range_of_parameter_counts_is_no_setting() -> None:
+    text = ("Table 4: Hyperparameters.\n\n<table><tr><td>Method</td><td>Params (M)</td><td>Bottleneck</td></tr>"
+            "<tr><td>Adapter</td><td>0.082 ~0.599</td><td>8</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert "num_parameters" not in got and got["bottleneck"] == [(8, "Adapter")]
+
+
 def test_values_a_setting_cannot_take_are_left_to_the_rows_they_came_from() -> None:
     text = ("Table 2: Training hyperparameters.\n\n<table><tr><td>Hyperparameter</td><td>Value</td></tr>"
             "<tr><td>Optimizer</td><td>20</td></tr><tr><td>Learning rate</td><td>1 × 10−4 512</td></tr>"
