@@ -177,5 +177,5 @@ def rule_units(paper: Paper, *, word_named: bool = True) -> list[Unit]:
     return b.units
 
 
-_NO_UNITS = frozenset({"contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof"})
+_NO_UNITS = frozenset({"contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof", "code"})
 """Region kinds no unit is taken from (tables inside them included)."""

@@ -14,7 +14,9 @@ How each kind is found (patterns in `units/paper/regions.yaml`):
 - proofs: from a line starting "Proof." to an end mark (□, `\\qed`), the next statement
   (Theorem, Lemma, ...), the next heading, or the end of the section;
 - furniture: known running-header lines, lone page numbers, runs of line numbers, and short
-  lines repeated across the paper.
+  lines repeated across the paper;
+- code listings: fenced blocks, and paragraphs dense with program text (a listing a converter
+  numbered line by line), whose literals are call arguments, not stated settings.
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ def find_regions(text: str, sections: list[Section]) -> list[Region]:
     found += _toc_runs(text)
     found += _proofs(text, sections)
     found += _furniture(text)
+    found += _code_listings(text)
     return _join(found)
 
 
@@ -142,6 +145,22 @@ def _proofs(text: str, sections: list[Section]) -> list[Region]:
         else:
             end = end_m.end()
         out.append(Region(kind="proof", start=m.start() + len(m.group(0)) - len(m.group(0).lstrip()), end=end))
+    return out
+
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
+_PARAGRAPH = re.compile(r"\S(?:.|\n(?![ \t]*\n))*", re.M)
+
+
+def _code_listings(text: str) -> list[Region]:
+    """Fenced code blocks, and paragraphs dense with program text (imports, `def`, `self.`, `nn.` calls)."""
+    conf = load_yaml(REGION_TABLES)["code_listing"]
+    marks = re.compile("|".join(f"(?:{m})" for m in conf["marks"]), re.M)
+    out = [Region(kind="code", start=m.start(), end=m.end()) for m in _FENCE.finditer(text)]
+    for p in _PARAGRAPH.finditer(text):
+        n = len(marks.findall(p.group(0)))
+        if n >= conf["min_marks"] and n * conf["chars_per_mark"] >= len(p.group(0)):
+            out.append(Region(kind="code", start=p.start(), end=p.end()))
     return out
 
 

@@ -17,6 +17,7 @@ MARKED = [
     ("contents", "# 1 Introduction 1", "# A Proofs 9"),
     ("furniture", "\n12\n", "12"),  # a page number on a line of its own
     ("table", "<table>", "</table>"),
+    ("code", "1 import torch", ".topk(2)"),  # a listing a converter numbered line by line
     ("proof", "Proof. Let", "balance follows. □"),
     ("acknowledgements", "# Acknowledgements", "was a typo."),
     ("references", "# References", "for everything. 2020."),
@@ -30,6 +31,7 @@ UNMARKED = [
     "Theorem 1. The router is balanced",
     "Lemma 2. Each expert sees",
     "Table 1: Training hyperparameters.",
+    "The router is written in PyTorch",  # prose about code is no listing
 ]
 
 
@@ -99,3 +101,19 @@ def test_latex_proofs_are_proofs_and_statements_are_not() -> None:
     assert paper.text[proof.start : proof.end] == "Proof. Set the batch size to 64; then it follows. □"
     assert paper.region_at(paper.text.index("Theorem. The loss")) is None
     assert paper.region_at(paper.text.index("After the proof")) is None
+
+
+def test_code_listings_are_regions_and_give_no_units() -> None:
+    from sa_align.extract import extract_units
+
+    listing = ("1 2 if image_obs: self.cnn1 $=$ nn.Conv2d(channels, 32, 3, stride $= 2$ )   \n"
+               "3 self.cnn2 $=$ nn.Conv2d(32, 32, 3, stride $= 1$ )   \n4 self.lin $=$ nn.Linear(1568, 512)   \n"
+               "5 def forward(self, x):   \n6 return self.lin(x)")
+    text = (f"# Method\n\nWe train with a learning rate of 3e-4.\n\n{listing}\n\n"
+            "```python\nopt = torch.optim.Adam(model.parameters(), lr=0.1)\n```\n")
+    paper = paper_from_text(text)
+    assert paper.region_at(text.index("1 2 if"), {"code"}) is not None
+    assert paper.region_at(text.index("```python"), {"code"}) is not None
+    assert paper.region_at(text.index("We train")) is None
+    params = {(p.name, p.value) for u in extract_units(paper) for p in u.params}
+    assert params == {("learning_rate", 3e-4)}  # not `stride = 2`, nor the call's 1568
