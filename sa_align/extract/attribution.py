@@ -92,3 +92,19 @@ def attribute(
                 return Attribution.CITED, before[-1].key
         return Attribution.CITED, None
     return Attribution.NOVEL, None
+
+
+def cited_columns(text: str, caption: tuple[int, int] | None, heads: set[str], citations: CitationIndex) -> str | None:
+    """The reference key when every value column of a table heads a method the caption cites
+    ("Hyperparameter differences between Rainbow (Hessel et al., 2018) and TD3 (Fujimoto et al.,
+    2018)"): such a table states cited work's settings, not the paper's own. `None` otherwise."""
+    if caption is None or not heads:
+        return None
+    found = []
+    for head in heads:
+        at = [m.end() for m in re.finditer(rf"(?<!\w){re.escape(head)}(?!\w)", text[caption[0] : caption[1]])]
+        marks = [c for a in at for c in citations.within(caption[0] + a, caption[0] + a + _ADJACENT)]
+        if not marks:
+            return None
+        found.append(marks[0])
+    return min(found, key=lambda m: m.start).key  # the first method the caption cites

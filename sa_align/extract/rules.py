@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from sa_align.aliases import code_hints
-from sa_align.extract.attribution import CitationIndex, attribute
+from sa_align.extract.attribution import CitationIndex, attribute, cited_columns
 from sa_align.extract.counts import count_params
 from sa_align.extract.method import method_sentences, names_code
 from sa_align.extract.numerical import claim_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
+from sa_align.extract.table_kind import caption_span
 from sa_align.extract.tables import settings_cells, side_by_side, table_entities, table_units
 from sa_align.extract.text import SectionLookup, Sentence, clean, skipped, split_sentences
-from sa_align.models import CharSpan, Paper, Param, Region, Unit, UnitKind
+from sa_align.models import Attribution, CharSpan, Paper, Param, Region, Unit, UnitKind
 from sa_align.paper.tables import find_tables, parse_html_table
 
 KIND_PREFIX = {
@@ -33,9 +34,13 @@ class _Builder:
         self.sections = SectionLookup(paper)
         self.units: list[Unit] = []
 
-    def add(self, kind: UnitKind, start: int, end: int, prev_end: int | None, anchor: int | None, **fields) -> Unit:
+    def add(self, kind: UnitKind, start: int, end: int, prev_end: int | None, anchor: int | None,
+            cited: str | None = None, **fields) -> Unit:
         text = self.paper.text
-        attribution, ref = attribute(text, start, end, self.cites, anchor=anchor, prev_end=prev_end)
+        if cited is not None:
+            attribution, ref = Attribution.CITED, cited  # known from outside the sentence (a table's caption)
+        else:
+            attribution, ref = attribute(text, start, end, self.cites, anchor=anchor, prev_end=prev_end)
         section = self.sections.title_at(start)
         unit = Unit(
             id="",
@@ -146,15 +151,26 @@ def _tables(b: _Builder, regions: list[Region]) -> None:
         tables = [parse_html_table(text, reg.start, reg.end)] if is_html else find_tables(text[reg.start : reg.end])
         for table in (block for whole in tables for block in side_by_side(whole)):
             shift = 0 if is_html else reg.start
-            for tu in table_units(text, table):
+            units = table_units(text, table)
+            cited = _cited_table(b, table, units, shift)
+            for tu in units:
                 start, end = tu.start + shift, tu.end + shift
-                b.add(tu.kind, start, end, None, None, claim=tu.claim, params=tu.params, hints=tu.hints)
+                b.add(tu.kind, start, end, None, None, cited=cited, claim=tu.claim, params=tu.params, hints=tu.hints)
             if is_html:
                 for cell in settings_cells(text, table):
                     _numeric_and_protocol(b, Sentence(cell.start, cell.end, text[cell.start : cell.end], None), None)
             if mentions := table_entities(text, table) if is_html else []:
                 b.add(UnitKind.PROTOCOL, reg.start, reg.end, None, None, claim=protocol_claim(mentions),
                       entities=list(dict.fromkeys(m.target[1] for m in mentions)), hints=protocol_hints(mentions))  # fmt: skip
+
+
+def _cited_table(b: _Builder, table, units: list, shift: int) -> str | None:
+    """The reference key when the table's value columns are all methods its caption cites."""
+    heads = {p.condition for tu in units for p in tu.params}
+    if not units or None in heads:
+        return None
+    span = caption_span(b.paper.text, table.start + shift, table.end + shift)
+    return cited_columns(b.paper.text, span, heads, b.cites)
 
 
 def rule_units(paper: Paper, *, word_named: bool = True) -> list[Unit]:

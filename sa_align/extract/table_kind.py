@@ -28,11 +28,17 @@ def table_cues() -> dict:
 
 def caption(text: str, table: Table) -> str:
     """The `Table N: ...` line just before or after the table, or an empty string."""
-    before = list(_CAPTION.finditer(text, max(0, table.start - 600), table.start))
+    span = caption_span(text, table.start, table.end)
+    return text[span[0] : span[1]].strip() if span else ""
+
+
+def caption_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Offsets of the caption line of the table at `[start, end)` of `text`, or `None` when it has none."""
+    before = list(_CAPTION.finditer(text, max(0, start - 600), start))
     if before:
-        return before[-1].group(0).strip()
-    after = _CAPTION.search(text, table.end, min(len(text), table.end + 400))
-    return after.group(0).strip() if after else ""
+        return before[-1].span()
+    after = _CAPTION.search(text, end, min(len(text), end + 400))
+    return after.span() if after else None
 
 
 def head_share(heads: list[str], value_cols: list[int]) -> float:

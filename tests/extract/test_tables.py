@@ -293,3 +293,15 @@ def test_values_a_setting_cannot_take_are_left_to_the_rows_they_came_from() -> N
     assert "optimizer" not in got and "dropout" not in got
     assert got["learning_rate"] == [(1e-4, None)]
     assert got["zs_dim"] == [(256, None)]  # the remark in brackets is not part of the name
+
+
+def test_a_table_of_cited_methods_settings_is_cited_work() -> None:
+    text = ("# Introduction\n\nTable 1: Settings that differ between DQN (Mnih et al., 2015) and SAC (Haarnoja et al., 2018).\n\n"
+            "<table><tr><td>Hyperparameter</td><td>DQN</td><td>SAC</td></tr><tr><td>Discount factor</td><td>0.99</td>"
+            "<td>0.98</td></tr><tr><td>Batch size</td><td>32</td><td>256</td></tr></table>\n\n"
+            "Table 2: Our hyperparameters.\n\n<table><tr><td>Hyperparameter</td><td>Ours</td></tr>"
+            "<tr><td>Batch size</td><td>512</td></tr></table>\n")
+    rows = {u.params[0].value: u for u in extract_units(paper_from_text(text)) if u.quote.startswith("<tr>")}
+    assert rows[0.99].attribution == "cited" and rows[0.99].cited_ref == "Mnih et al., 2015"
+    assert rows[32].attribution == "cited"
+    assert rows[512].attribution == "novel"  # a column the caption does not cite is the paper's own
