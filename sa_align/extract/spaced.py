@@ -71,11 +71,18 @@ def quantities_joined(seg: str, base: int = 0) -> Found:
     return out
 
 
+_CELL_REMARK = re.compile(r"\((?=[^()]*[A-Za-z]{3})[^()]*\)")
+
+
 def cell_quantities(cell: str) -> list[Quantity]:
     """Numbers of one table cell: split exponents rejoined, flattened powers of ten restored."""
     fixed = _SPLIT_EXP.sub(lambda m: (m.group(1) + m.group(2)) if m.group(1) else "", cell)
     fixed = _LOST_CARET.sub(r"10^-\1", _CELL_CITATION.sub(" ", fixed))
-    return [q for _, _, q in find_quantities(fixed)]
+    # A remark in brackets after the value (`[−10, 10] (effective: [−22k, 22k])`, `0.99 (0.995 for
+    # Atari)`) qualifies it: its numbers are another setting's, once the cell states its own.
+    plain = _CELL_REMARK.sub(" ", fixed)
+    found = [q for _, _, q in find_quantities(plain)]
+    return found or [q for _, _, q in find_quantities(fixed)]
 
 
 def math_quantities(text: str, start: int, end: int) -> Found:

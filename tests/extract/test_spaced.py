@@ -30,7 +30,9 @@ def test_math_runs(text: str, values: list[float]) -> None:
     [("1e- 4", [1e-4]), ("1e - 4", [1e-4]), ("6.25 · 10-5", [6.25e-5]), ("10-3 10-8", [1e-3, 1e-8]), ("1M 256", [1e6, 256]),
      ("AdamW (Loshchilov &amp; Hutter, 2019)", []),  # a citation's year is no setting
      ("ELU (Clevert et al., 2015a)", []),
-     ("3e-4 (2019 setup)", [3e-4, 2019])],
+     ("(2019 setup)", [2019]),  # a year without a citation's authors stays a number
+     # A remark in brackets qualifies the cell's own value; its numbers are another setting's.
+     ("[−10, 10] (effective: [−22k, 22k])", [-10, 10]), ("0.99 (0.995 for Atari)", [0.99]), ("(2, 2, 2, 1)", [2, 2, 2, 1])],
 )
 def test_cells(cell: str, values: list[float]) -> None:
     assert [q.value for q in cell_quantities(cell)] == pytest.approx(values)
