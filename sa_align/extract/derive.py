@@ -21,16 +21,14 @@ from sa_align.resources import load_yaml
 _VALUE = r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d[\d_]*\.?\d*|\.\d+)(?:\s*[eE][-+\u2212]?\d+|\s*[x×]\s*10\^?\{?[-\u2212]?\d+\}?)?%?[kKM]?"
 _TUPLE = rf"\(\s*{_VALUE}(?:\s*,\s*{_VALUE})+\s*\)"
 _KEY = r"[A-Za-z\u0370-\u03ff][\w\u0370-\u03ff.\-]*"
+_LIST = rf"[\[{{]\s*{_VALUE}(?:\s*,\s*{_VALUE})*\s*[\]}}]"
+_UNIFORM = rf"(?:Uniform|Unif|U)\s*[\[(]\s*{_VALUE}\s*,\s*{_VALUE}\s*[\])]"
 _IDENT_HINT = re.compile(r"\b(?:[a-z]+(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)\b")
 
 
 @lru_cache(maxsize=1)
 def _tables() -> dict[str, Any]:
     return load_yaml("extract/derive.yaml")
-
-
-_LIST = rf"[\[{{]\s*{_VALUE}(?:\s*,\s*{_VALUE})*\s*[\]}}]"
-_UNIFORM = rf"(?:Uniform|Unif|U)\s*[\[(]\s*{_VALUE}\s*,\s*{_VALUE}\s*[\])]"
 
 
 def _alternatives(words: list[str]) -> str:
