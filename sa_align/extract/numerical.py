@@ -197,7 +197,6 @@ def _postfix_only() -> frozenset[str]:
     return frozenset(str(w).lower() for w in _ncues().get("postfix_only", []))
 
 
-@lru_cache(maxsize=1)
 def _postfix_gap_ok(text: str, end: int, m: Mention) -> bool:
     """A count noun right after a value (`100 epochs`, `5 random seeds`, `50k generated samples`), never a symbol."""
     if m.surface.startswith("\\") or not _UNIT_WORD.match(m.surface):

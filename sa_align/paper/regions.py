@@ -149,7 +149,7 @@ def _proofs(text: str, sections: list[Section]) -> list[Region]:
 
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)
-_PARAGRAPH = re.compile(r"\S(?:.|\n(?![ \t]*\n))*", re.M)
+_PARAGRAPH = re.compile(r"(?:^[ \t]*\S[^\n]*(?:\n|\Z))+", re.M)
 
 
 def _code_listings(text: str) -> list[Region]:
@@ -158,6 +158,8 @@ def _code_listings(text: str) -> list[Region]:
     marks = re.compile("|".join(f"(?:{m})" for m in conf["marks"]), re.M)
     out = [Region(kind="code", start=m.start(), end=m.end()) for m in _FENCE.finditer(text)]
     for p in _PARAGRAPH.finditer(text):
+        if not any(word in p.group(0) for word in conf["gate"]):
+            continue
         n = len(marks.findall(p.group(0)))
         if n >= conf["min_marks"] and n * conf["chars_per_mark"] >= len(p.group(0)):
             out.append(Region(kind="code", start=p.start(), end=p.end()))
