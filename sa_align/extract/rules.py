@@ -160,7 +160,7 @@ def _tables(b: _Builder, regions: list[Region]) -> None:
                 for cell in settings_cells(text, table):
                     _numeric_and_protocol(b, Sentence(cell.start, cell.end, text[cell.start : cell.end], None), None)
             if mentions := table_entities(text, table) if is_html else []:
-                b.add(UnitKind.PROTOCOL, reg.start, reg.end, None, None, claim=protocol_claim(mentions),
+                b.add(UnitKind.PROTOCOL, reg.start, reg.end, None, None, cited=cited, claim=protocol_claim(mentions),
                       entities=list(dict.fromkeys(m.target[1] for m in mentions)), hints=protocol_hints(mentions))  # fmt: skip
 
 

@@ -305,3 +305,5 @@ def test_a_table_of_cited_methods_settings_is_cited_work() -> None:
     assert rows[0.99].attribution == "cited" and rows[0.99].cited_ref == "Mnih et al., 2015"
     assert rows[32].attribution == "cited"
     assert rows[512].attribution == "novel"  # a column the caption does not cite is the paper's own
+    named = [u for u in extract_units(paper_from_text(text)) if u.kind == "protocol" and "DQN" in u.entities]
+    assert named and all(u.attribution == "cited" for u in named)  # the methods compared are cited work too
