@@ -82,6 +82,18 @@ class _ParamTables:
     """Ambiguous symbol key -> {default, candidates}."""
 
 
+def _plurals(entries: dict) -> list[tuple[str, str]]:
+    """Plural keys of the paper's multi-word names (`hidden dimensions`, `learning rates`): a plural
+    names the setting as the singular does. One word is left as listed (`resolutions` of a
+    feature map are not the image size)."""
+    out = []
+    for canonical, entry in entries.items():
+        for surface in (str(x) for x in entry.get("paper", [])):
+            if " " in surface.strip() and surface[-1:].isalpha() and not surface.endswith("s"):
+                out.append((_NON_KEY.sub("", (surface + "s").translate(_GREEK_TABLE).lower()), canonical))
+    return out
+
+
 @lru_cache(maxsize=1)
 def _params() -> _ParamTables:
     data = load_yaml("aliases/params.yaml")
@@ -102,6 +114,8 @@ def _params() -> _ParamTables:
         for surface in paper:
             # The prose scan joins words as written (`step size` -> `stepsize`), without expanding abbreviations.
             paper_keys.setdefault(_NON_KEY.sub("", surface.translate(_GREEK_TABLE).lower()), canonical)
+    for surface, canonical in _plurals(entries):
+        paper_keys.setdefault(surface, canonical)
     symbols = {normalize_key(k): v for k, v in (data.get("symbols") or {}).items()}
     return _ParamTables(index, aliases, paper_keys, symbols)
 

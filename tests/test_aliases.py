@@ -123,3 +123,13 @@ def test_sizes_counts_and_time_steps(name: str, canonical: str) -> None:
 
 def test_model_size_is_not_an_image_size() -> None:
     assert canonical_param("Model size") != "image_size" and canonical_param("image size") == "image_size"
+
+
+def test_a_plural_of_a_many_word_name_names_the_setting() -> None:
+    from sa_align.aliases import find_param_mentions
+
+    def named(text: str) -> list:
+        return [m.target for m in find_param_mentions(text)]
+
+    assert named("18 hidden dimensions and two learning rates") == ["hidden_size", "learning_rate"]
+    assert named("at four feature-map resolutions") == []  # one word stays as listed: not the image size
