@@ -4,7 +4,8 @@ A unit from SA-Bench, PaperBench, a user's units file or an LLM extractor often
 has only a claim ("Adam optimizer: lr=2e-5, beta1=0.95, eps=1e-8"). The paper
 extractor's rules run on its claim and quote as if they were a tiny paper, and
 `units/extract/derive.yaml` adds the notations free-text claims use: `key=value`
-settings, arrow chains and numbered steps, identifier-shaped words as hints.
+settings, lists of values (`lr ∈ {1e-4, 3e-5}` a set, `num_blocks=[3,5,7]` a sequence,
+`mu ∈ [0.3, 0.7]` a range), arrow chains and numbered steps, identifier-shaped words as hints.
 Only empty fields are filled, and each filled field is named in `Unit.derived`
 so a report can say where it came from.
 """
