@@ -255,8 +255,11 @@ def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) ->
     if len(mentions) > 1 and len(mentions) == len(quantities):
         return [Param(name=str(m.target), surface=m.surface, value=q.value if q.percent else q.scalar(), text=q.text, condition=cond)
                 for m, q in zip(mentions, quantities)]  # fmt: skip
-    if run_together := _run_together(name_cell.text, cell.text, cond):
+    names, glued = _unglued(name_cell.text)
+    if run_together := _run_together(names, cell.text, cond):
         return run_together
+    if glued:
+        return []  # names run together without a space and values that do not pair with them: garbled
     name, surface = _row_name(name_cell.text, mentions)
     # A value the setting cannot take (`Learning rate | 1e-4 512`) was run in from the next row;
     # a cell mostly of such values is garbled past reading.
@@ -271,6 +274,20 @@ def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) ->
     if computed(name):
         return []  # `0.082 ~0.599` parameters: what a method came to over its grid, not a setting
     return [Param(name=name, surface=surface, values=values, shape="sequence", text=cell.text, unit=unit, condition=cond)]
+
+
+_GLUED = re.compile(r"^[a-z]{2,}[A-Z]")
+
+
+def _unglued(names: str) -> tuple[str, bool]:
+    """A name cell with the names a converter glued together split apart (`Training batch
+    sizeIterationLearning rate` -> `... size Iteration Learning rate`), and whether it had any.
+    A glued word starts in lower case inside a cell of three or more words, so `ResNet` or a lone
+    `numHeads` stays whole."""
+    words = names.split()
+    if len(words) < 3 or not any(_GLUED.match(w) for w in words):
+        return names, False
+    return " ".join(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", w) if _GLUED.match(w) else w for w in words), True
 
 
 def _run_together(names: str, values: str, cond: str | None) -> list[Param]:

@@ -307,3 +307,15 @@ def test_a_table_of_cited_methods_settings_is_cited_work() -> None:
     assert rows[512].attribution == "novel"  # a column the caption does not cite is the paper's own
     named = [u for u in extract_units(paper_from_text(text)) if u.kind == "protocol" and "DQN" in u.entities]
     assert named and all(u.attribution == "cited" for u in named)  # the methods compared are cited work too
+
+
+def test_names_glued_without_a_space_pair_with_their_values_or_give_nothing() -> None:
+    text = ("Table 5: Hyperparameters of the encoder.\n\n<table><tr><td>Hyperparameter</td><td>Value</td></tr>"
+            "<tr><td>Encoder batch sizeLearning rate</td><td>32 1e-4</td></tr>"
+            "<tr><td>Training batch sizeIterationLearning rate</td><td>32500001e-4</td></tr>"
+            "<tr><td>ResNet backbone depth</td><td>50</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert got["batch_size"] == [(32, None)] and got["learning_rate"] == [(1e-4, None)]
+    # Three glued names against one run of digits cannot be paired: no `..._sizeiterationlearning_rate`.
+    assert not [name for name in got if "iteration" in name]
+    assert got["num_layers"] == [(50, None)]  # `ResNet backbone depth`: a capitalised compound word is not glued names
