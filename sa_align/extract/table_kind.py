@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from sa_align.aliases import find_entities, find_param_mentions
+from sa_align.aliases import canonical_param, computed, find_entities, find_param_mentions
 from sa_align.extract.spaced import cell_quantities
 from sa_align.extract.text import cues, word_regex
 from sa_align.paper.tables import Row, Table
@@ -59,7 +59,7 @@ def is_settings_table(text: str, table: Table, body: list[Row], name_col: int, h
     cap = caption(text, table)
     words = word_regex(tuple(str(w) for w in table_cues().get("setting_words", [])))
     result = _result_at(cap)
-    setting = words.search(cap)
+    setting = _setting_word(words, cap)
     # The caption's subject comes first: "Hyperparameters ... for the results of Table 2" lists settings,
     # "Results with different hyperparameters" reports outcomes.
     if (result is not None and not (setting and setting.start() < result)) or _spread_share(body, name_col) > 0.3:
@@ -69,7 +69,7 @@ def is_settings_table(text: str, table: Table, body: list[Row], name_col: int, h
         return False  # rows of R2, RMSE, FID: measured outcomes, whatever the caption calls them
     if _share_naming(heads[name_col + 1 :], ("dataset", "metric")) > 0.5 and not _names_known(body, name_col):
         return False  # models scored on MMLU, HellaSwag, ...: a comparison, though one column counts parameters
-    if setting or any(words.search(h) for h in heads):
+    if setting or any(_setting_word(words, h) for h in heads):
         return True
     if _share_naming(names, ("dataset", "method")) > 0.5:
         return False
@@ -79,6 +79,15 @@ def is_settings_table(text: str, table: Table, body: list[Row], name_col: int, h
     value_cols = [c for c in range(name_col + 1, len(heads)) if has_numbers(body, c)]
     metrics = any(m.target[0] == "metric" for h in heads for m in find_entities(h))
     return not metrics and head_share(heads, value_cols) >= 0.5
+
+
+def _setting_word(words: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first setting word of `text` that does not name a computed quantity: "Number of
+    parameters and inference time" and a `Parameters` column count parameters, they set none."""
+    if computed(canonical_param(text.strip()) or ""):
+        return None  # a `Parameters` or `#Params` column
+    counted = [m for m in find_param_mentions(text) if isinstance(m.target, str) and computed(m.target)]
+    return next((w for w in words.finditer(text) if not any(m.start <= w.start() < m.end for m in counted)), None)
 
 
 def _result_at(cap: str) -> int | None:

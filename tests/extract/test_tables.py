@@ -319,3 +319,10 @@ def test_names_glued_without_a_space_pair_with_their_values_or_give_nothing() ->
     # Three glued names against one run of digits cannot be paired: no `..._sizeiterationlearning_rate`.
     assert not [name for name in got if "iteration" in name]
     assert got["num_layers"] == [(50, None)]  # `ResNet backbone depth`: a capitalised compound word is not glued names
+
+
+def test_a_table_counting_each_methods_parameters_reports_results() -> None:
+    text = ("Table 11: Number of parameters and inference time (s) results.\n\n<table><tr><td>Methods</td>"
+            "<td>Parameters</td><td>Time</td></tr><tr><td>PID</td><td>4034952</td><td>0.081</td></tr>"
+            "<tr><td>BPPO</td><td>6579171</td><td>0.079</td></tr><tr><td>Ours</td><td>140748553</td><td>1.131</td></tr></table>\n")
+    assert not [u for u in extract_units(paper_from_text(text)) if u.kind == "numerical"]
