@@ -326,3 +326,11 @@ def test_a_table_counting_each_methods_parameters_reports_results() -> None:
             "<td>Parameters</td><td>Time</td></tr><tr><td>PID</td><td>4034952</td><td>0.081</td></tr>"
             "<tr><td>BPPO</td><td>6579171</td><td>0.079</td></tr><tr><td>Ours</td><td>140748553</td><td>1.131</td></tr></table>\n")
     assert not [u for u in extract_units(paper_from_text(text)) if u.kind == "numerical"]
+
+
+def test_of_models_set_side_by_side_the_papers_own_column_is_kept() -> None:
+    text = ("# TinyMoE: Sparse Experts for Small Budgets\n\nTable 3: Pretraining setups.\n\n<table><tr><td>Setting</td>"
+            "<td>TinyMoE-1B</td><td>JetMoE</td><td>OpenMoE</td></tr><tr><td>Learning rate</td><td>4.0E-04</td>"
+            "<td>5.0E-04</td><td>0.01</td></tr><tr><td>Vocabulary size</td><td>50,304</td><td>32,000</td><td>256,384</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert got["learning_rate"] == [(4e-4, "TinyMoE-1B")] and got["vocab_size"] == [(50304, "TinyMoE-1B")]
