@@ -334,3 +334,12 @@ def test_of_models_set_side_by_side_the_papers_own_column_is_kept() -> None:
             "<td>5.0E-04</td><td>0.01</td></tr><tr><td>Vocabulary size</td><td>50,304</td><td>32,000</td><td>256,384</td></tr></table>\n")
     got = params(extract_units(paper_from_text(text)))
     assert got["learning_rate"] == [(4e-4, "TinyMoE-1B")] and got["vocab_size"] == [(50304, "TinyMoE-1B")]
+
+
+def test_rows_of_what_a_run_cost_are_no_settings() -> None:
+    text = ("Table 6: Training hyperparameters.\n\n<table><tr><td>Hyperparameter</td><td>Value</td></tr>"
+            "<tr><td>Approximate training hours</td><td>1</td></tr><tr><td>GPU memory</td><td>24</td></tr>"
+            "<tr><td>Step time (seconds)</td><td>0.02</td></tr><tr><td>Batch size</td><td>1024</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert got["batch_size"] == [(1024, None)] and got["step_time"] == [(0.02, None)]
+    assert not [name for name in got if "hours" in name or "memory" in name]
