@@ -81,7 +81,7 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
         name = name or _head_phrase(text, max(sent.start, s - 60), s) or (sym if counts_ok or (sym and "_" in sym) else None)
         if name and not surface:
             surface = name
-        canon = _canon(name) if name else None
+        canon = _canon(name, sent.text) if name else None
         if canon and canon not in bound and canon not in PROTOCOL_PARAMS:
             out.append((s, Param(name=canon, surface=surface, value=q.scalar(), text=q.text)))
     out += distributions(text, sent) + tagged_values(text, sent)
@@ -89,8 +89,9 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
     return [] if out and is_statistics(text, sent) else out
 
 
-def _canon(name: str) -> str:
-    return canonical_param(name) or name.replace(" ", "_").replace("-", "_").lower()
+def _canon(name: str, context: str | None = None) -> str:
+    """The canonical name, an ambiguous symbol read in its sentence (`β_1` of a DDPM schedule is its start)."""
+    return canonical_param(name, context) or name.replace(" ", "_").replace("-", "_").lower()
 
 
 def distributions(text: str, sent: Sentence) -> list[tuple[int, Param]]:
@@ -102,7 +103,7 @@ def distributions(text: str, sent: Sentence) -> list[tuple[int, Param]]:
         values = [q for _, _, q in quantities_joined(text[m.end() : close])] if close > 0 else []
         if sym and len(values) == 2:
             lo, hi = (q.scalar() for q in values)
-            out.append((m.start(), Param(name=_canon(sym), surface=sym, values=[lo, hi], shape="range",
+            out.append((m.start(), Param(name=_canon(sym, sent.text), surface=sym, values=[lo, hi], shape="range",
                                          text=text[m.end() - 1 : close + 1])))  # fmt: skip
     return out
 

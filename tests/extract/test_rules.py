@@ -351,3 +351,11 @@ def test_a_value_outside_its_settings_range_names_another_setting() -> None:
                             "ratio by Beta distribution $( \\alpha = 4 , \\beta = 1 )$.\n")
     got = [(p.name, p.value) for u in extract_units(paper) for p in u.params]
     assert ("learning_rate", 1e-4) in got and ("alpha", 4) in got and ("learning_rate", 4) not in got
+
+
+def test_a_subscripted_symbol_is_read_in_its_sentence() -> None:
+    text = ("# Setup\n\nWe use the DDPM schedule with $\\beta _ { 1 } =$ $1 0 ^ { - 4 }$ , and $\\beta _ { T } ~ = ~ 0 . 0 2$ .\n\n"
+            "We use Adam with $\\beta _ { 1 } = 0 . 9$ .\n")
+    params = {(p.name, p.value) for u in extract_units(paper_from_text(text)) for p in u.params}
+    # `β_1` of a DDPM schedule is where the noise schedule starts; Adam's `β_1` is its first moment decay.
+    assert {("beta_start", 1e-4), ("beta_end", 0.02), ("beta1", 0.9)} <= params
