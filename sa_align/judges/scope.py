@@ -45,11 +45,13 @@ def stated_quantities(text: str) -> list[tuple[float, float]]:
 
     The two differ for percentages (`12.5%` -> 0.125 and 12.5): code writes either.
     """
+    from sa_align.extract.spaced import math_quantities, with_spaced
     from sa_align.numbers import find_quantities
 
     ignore = {float(v) for v in _table()["ignore_values"]}
     out = []
-    for start, end, q in find_quantities(text):
+    # A quote converted from PDF spaces its math out (`$1 0 ^ { - 6 }$`, `$0 . 9$`): one number each.
+    for start, end, q in with_spaced(find_quantities(text), math_quantities(text, 0, len(text))):
         if q.value in ignore or _reference_re().search(text[max(0, start - 16):start]) or _list_marker(text, start, end):
             continue
         out.append((q.value, q.number))

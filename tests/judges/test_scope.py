@@ -31,6 +31,8 @@ def test_reference_numbers_and_small_integers_are_not_stated_values():
     assert stated_numbers("AdamW (Table 3, Appendix B.1): lr=8e-4, 2 stages, warm-up 8000 steps (Eq. 4)") == [8e-4, 8000]
     # The paper extractor's reference words count too, and a claim's own numbering.
     assert stated_numbers("Experiment 5, layer 7 frozen: 12 layers. Step 4: as in Smith et al. 2020") == [12]
+    # Math a PDF converter spaced out is one number per value, not its digits.
+    assert stated_numbers("a weight decay of $1 \\times 1 0 ^ { - 6 }$ and betas $( 0 . 9 , 0 . 9 9 9 )$") == [1e-6, 0.9, 0.999]
 
 
 def test_numbers_no_parameter_carries_are_unchecked():
