@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from sa_align.aliases import canonical_param, find_entities
-from sa_align.extract.numerical import PROTOCOL_PARAMS
+from sa_align.extract.numerical import PROTOCOL_PARAMS, foreign_unit_after
 from sa_align.extract.spaced import math_quantities, quantities_joined, with_spaced
 from sa_align.extract.text import Sentence, cue_regex, cues, is_result_sentence, is_statistics, math_spans, reference_words, word_regex
 from sa_align.models import Param
@@ -68,7 +68,7 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
     counts_ok = bool(cue.search(sent.text) or cue_regex("numerical", "setting_cues").search(sent.text))
     out: list[tuple[int, Param]] = []
     for s, e, q in with_spaced(find_quantities(text, sent.start, sent.end), math_quantities(text, sent.start, sent.end)):
-        if any(a <= s < b for a, b in taken) or q.percent:
+        if any(a <= s < b for a, b in taken) or q.percent or foreign_unit_after(text, e):
             continue
         if text[s - 1 : s] in "-/.×x^_{" or text[e : e + 1] in "-/×x%" or _BEFORE.search(text, max(0, s - 16), s):
             continue  # part of a name, a ratio or a shape (`ViT-B/16`, `3x3`)

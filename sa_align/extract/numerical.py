@@ -242,6 +242,17 @@ def _context_ok(name: str, sentence: str) -> bool:
     return not needs or bool(word_regex(tuple(needs)).search(sentence))
 
 
+@lru_cache(maxsize=1)
+def _foreign_unit() -> re.Pattern[str]:
+    words = "|".join(re.escape(str(w)) for w in _ncues().get("foreign_units", []))
+    return re.compile(rf"\s*(?:{words})\b", re.IGNORECASE)
+
+
+def foreign_unit_after(text: str, end: int) -> bool:
+    """Whether the value ending at `end` carries a unit of another measure (`24 FPS`, `80 GB`)."""
+    return bool(_foreign_unit().match(text, end))
+
+
 def _in_math(math: list[tuple[int, int]], pos: int) -> bool:
     return any(s <= pos < e for s, e in math)
 
@@ -264,6 +275,8 @@ def bind(text: str, sent: Sentence, mentions: list[Mention], groups: list[Group]
             idx = None  # inside math a name binds a value only through `=` (not `1 - β_1`, `clip(r, 1 - ε)`)
         if idx is not None and categorical(str(mentions[idx].target)):
             idx = None  # "the DDPM schedule with $T = 1000$": a schedule is a choice, the number is another setting
+        if idx is not None and foreign_unit_after(text, g.end):
+            idx = None  # "768p resolution and 24 FPS": a value with a unit of its own measures that, not the name before
         after = _postfix(text, mentions, g, sent.start)
         # "12 layers and 8 heads": a value followed by its own name belongs to it when the name
         # before it sits in another clause; "a width of 128 channels" keeps the name before.

@@ -359,3 +359,10 @@ def test_a_subscripted_symbol_is_read_in_its_sentence() -> None:
     params = {(p.name, p.value) for u in extract_units(paper_from_text(text)) for p in u.params}
     # `β_1` of a DDPM schedule is where the noise schedule starts; Adam's `β_1` is its first moment decay.
     assert {("beta_start", 1e-4), ("beta_end", 0.02), ("beta1", 0.9)} <= params
+
+
+def test_a_value_with_a_unit_of_its_own_is_not_the_setting_named_before_it() -> None:
+    text = ("# Intro\n\nOur model generates videos at 768p resolution and 24 FPS within 20.7k GPU hours.\n\n"
+            "We train at a resolution of 256 with batch size 64 on GPUs with 80 GB memory.\n")
+    params = {(p.name, p.value) for u in extract_units(paper_from_text(text)) for p in u.params}
+    assert params == {("image_size", 256), ("batch_size", 64)}  # not `image_size = 24`, nor a size of 80
