@@ -242,15 +242,10 @@ def _context_ok(name: str, sentence: str) -> bool:
     return not needs or bool(word_regex(tuple(needs)).search(sentence))
 
 
-@lru_cache(maxsize=1)
-def _foreign_unit() -> re.Pattern[str]:
-    words = "|".join(re.escape(str(w)) for w in _ncues().get("foreign_units", []))
-    return re.compile(rf"\s*(?:{words})\b", re.IGNORECASE)
-
-
 def foreign_unit_after(text: str, end: int) -> bool:
     """Whether the value ending at `end` carries a unit of another measure (`24 FPS`, `80 GB`)."""
-    return bool(_foreign_unit().match(text, end))
+    gap = len(text[end : end + 4]) - len(text[end : end + 4].lstrip(" "))
+    return bool(cue_regex("numerical", "foreign_units").match(text, end + gap))
 
 
 def _in_math(math: list[tuple[int, int]], pos: int) -> bool:
