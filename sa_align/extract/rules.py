@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
-
 from sa_align.aliases import code_hints
 from sa_align.extract.attribution import CitationIndex, attribute, cited_columns
 from sa_align.extract.counts import count_params
@@ -13,7 +10,7 @@ from sa_align.extract.numerical import claim_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
 from sa_align.extract.table_kind import caption_span
-from sa_align.extract.tables import settings_cells, side_by_side, table_entities, table_units
+from sa_align.extract.tables import own_columns, settings_cells, side_by_side, table_entities, table_units
 from sa_align.extract.text import SectionLookup, Sentence, clean, skipped, split_sentences
 from sa_align.models import Attribution, CharSpan, Paper, Param, Region, Unit, UnitKind
 from sa_align.paper.tables import find_tables, parse_html_table
@@ -154,7 +151,7 @@ def _tables(b: _Builder, regions: list[Region]) -> None:
         tables = [parse_html_table(text, reg.start, reg.end)] if is_html else find_tables(text[reg.start : reg.end])
         for table in (block for whole in tables for block in side_by_side(whole)):
             shift = 0 if is_html else reg.start
-            units = _own_columns(b.paper.title, table_units(text, table))
+            units = own_columns(b.paper.title, table_units(text, table))
             cited = _cited_table(b, table, units, shift)
             for tu in units:
                 start, end = tu.start + shift, tu.end + shift
@@ -165,19 +162,6 @@ def _tables(b: _Builder, regions: list[Region]) -> None:
             if mentions := table_entities(text, table) if is_html else []:
                 b.add(UnitKind.PROTOCOL, reg.start, reg.end, None, None, cited=cited, claim=protocol_claim(mentions),
                       entities=list(dict.fromkeys(m.target[1] for m in mentions)), hints=protocol_hints(mentions))  # fmt: skip
-
-
-def _own_columns(title: str, units: list) -> list:
-    """Of a table setting several models side by side (`OLMoE-1B-7B | JetMoE | OpenMoE`), the columns
-    the paper's own model heads, when its title names it (`OLMoE: Open Mixture-of-Experts ...`): the
-    other columns are the compared models' settings, not the paper's."""
-    own = re.sub(r"[^a-z0-9]", "", title.split(":")[0].lower()) if ":" in title[:40] else ""
-    conds = {p.condition for tu in units for p in tu.params if p.condition}
-    mine = {c for c in conds if own and own in re.sub(r"[^a-z0-9]", "", c.lower())}
-    if len(own) < 3 or not mine or mine == conds:
-        return units
-    kept = [replace(tu, params=[p for p in tu.params if p.condition in mine]) for tu in units]
-    return [tu for tu in kept if tu.params]
 
 
 def _cited_table(b: _Builder, table, units: list, shift: int) -> str | None:

@@ -13,7 +13,7 @@ as far as they go.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, computed, find_entities, find_param_mentions, normalize_key, plausible
 from sa_align.extract.numerical import PROTOCOL_PARAMS
@@ -116,6 +116,23 @@ def table_units(text: str, table: Table) -> list[TableUnit]:
         if unit is not None:
             out.append(_as_grid(unit) if grid else unit)
     return out
+
+
+def own_columns(title: str, units: list[TableUnit]) -> list[TableUnit]:
+    """Of a table setting several models side by side (`OLMoE-1B-7B | JetMoE | OpenMoE`), the columns
+    the paper's own model heads, when its title names it (`OLMoE: Open Mixture-of-Experts ...`): the
+    other columns are the compared models' settings, not the paper's."""
+    own = _squash(title.split(":")[0]) if ":" in title[:40] else ""
+    conds = {p.condition for tu in units for p in tu.params if p.condition}
+    mine = {c for c in conds if own and own in _squash(c)}
+    if len(own) < 3 or not mine or mine == conds:
+        return units
+    kept = [replace(tu, params=[p for p in tu.params if p.condition in mine]) for tu in units]
+    return [tu for tu in kept if tu.params]
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 def _as_grid(unit: TableUnit) -> TableUnit:
