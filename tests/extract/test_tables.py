@@ -21,6 +21,12 @@ def params(units: list[Unit]) -> dict[str, list[tuple]]:
     return out
 
 
+def _table(caption: str, head: list[str], *rows: list[str], before: str = "") -> str:
+    """A paper of one HTML table under its caption (after `before`), as converters write it."""
+    cells = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in (head, *rows))
+    return f"{before}{caption}\n\n<table>{cells}</table>\n"
+
+
 @pytest.fixture(scope="module")
 def converted() -> tuple[Paper, list[Unit]]:
     paper = load_paper(FIXTURE)
@@ -270,24 +276,21 @@ def test_lists_of_a_search_grid_are_the_values_tried() -> None:
 
 
 def test_several_labels_run_together_in_one_cell_are_each_a_setting() -> None:
-    text = ("Table 4: Hyperparameter search ranges.\n\n<table><tr><td>Method</td><td>Hyperparameters</td></tr>"
-            "<tr><td>Adapter</td><td>Scale Factor:[0.01, 0.1, 1]Bottleneck: [4, 8, 16]</td></tr></table>\n")
+    text = _table("Table 4: Hyperparameter search ranges.", ["Method", "Hyperparameters"],
+                  ["Adapter", "Scale Factor:[0.01, 0.1, 1]Bottleneck: [4, 8, 16]"])
     got = params(extract_units(paper_from_text(text)))
     assert got["scale_factor"] == [([0.01, 0.1, 1], "Adapter")] and got["bottleneck"] == [([4, 8, 16], "Adapter")]
 
 
 def test_a_range_of_parameter_counts_is_no_setting() -> None:
-    text = ("Table 4: Hyperparameters.\n\n<table><tr><td>Method</td><td>Params (M)</td><td>Bottleneck</td></tr>"
-            "<tr><td>Adapter</td><td>0.082 ~0.599</td><td>8</td></tr></table>\n")
+    text = _table("Table 4: Hyperparameters.", ["Method", "Params (M)", "Bottleneck"], ["Adapter", "0.082 ~0.599", "8"])
     got = params(extract_units(paper_from_text(text)))
     assert "num_parameters" not in got and got["bottleneck"] == [(8, "Adapter")]
 
 
 def test_values_a_setting_cannot_take_are_left_to_the_rows_they_came_from() -> None:
-    text = ("Table 2: Training hyperparameters.\n\n<table><tr><td>Hyperparameter</td><td>Value</td></tr>"
-            "<tr><td>Optimizer</td><td>20</td></tr><tr><td>Learning rate</td><td>1 × 10−4 512</td></tr>"
-            "<tr><td>Zs dim (only used within the encoder)</td><td>256</td></tr>"
-            "<tr><td>Dropout</td><td>3 5 0.1</td></tr></table>\n")
+    text = _table("Table 2: Training hyperparameters.", ["Hyperparameter", "Value"], ["Optimizer", "20"],
+                  ["Learning rate", "1 × 10−4 512"], ["Zs dim (only used within the encoder)", "256"], ["Dropout", "3 5 0.1"])
     got = params(extract_units(paper_from_text(text)))
     # No optimizer is a number; 512 is no learning rate; a cell mostly of impossible values is garbled.
     assert "optimizer" not in got and "dropout" not in got
@@ -310,10 +313,9 @@ def test_a_table_of_cited_methods_settings_is_cited_work() -> None:
 
 
 def test_names_glued_without_a_space_pair_with_their_values_or_give_nothing() -> None:
-    text = ("Table 5: Hyperparameters of the encoder.\n\n<table><tr><td>Hyperparameter</td><td>Value</td></tr>"
-            "<tr><td>Encoder batch sizeLearning rate</td><td>32 1e-4</td></tr>"
-            "<tr><td>Training batch sizeIterationLearning rate</td><td>32500001e-4</td></tr>"
-            "<tr><td>ResNet backbone depth</td><td>50</td></tr></table>\n")
+    text = _table("Table 5: Hyperparameters of the encoder.", ["Hyperparameter", "Value"],
+                  ["Encoder batch sizeLearning rate", "32 1e-4"], ["Training batch sizeIterationLearning rate", "32500001e-4"],
+                  ["ResNet backbone depth", "50"])
     got = params(extract_units(paper_from_text(text)))
     assert got["batch_size"] == [(32, None)] and got["learning_rate"] == [(1e-4, None)]
     # Three glued names against one run of digits cannot be paired: no `..._sizeiterationlearning_rate`.
@@ -322,24 +324,22 @@ def test_names_glued_without_a_space_pair_with_their_values_or_give_nothing() ->
 
 
 def test_a_table_counting_each_methods_parameters_reports_results() -> None:
-    text = ("Table 11: Number of parameters and inference time (s) results.\n\n<table><tr><td>Methods</td>"
-            "<td>Parameters</td><td>Time</td></tr><tr><td>PID</td><td>4034952</td><td>0.081</td></tr>"
-            "<tr><td>BPPO</td><td>6579171</td><td>0.079</td></tr><tr><td>Ours</td><td>140748553</td><td>1.131</td></tr></table>\n")
+    text = _table("Table 11: Number of parameters and inference time (s) results.", ["Methods", "Parameters", "Time"],
+                  ["PID", "4034952", "0.081"], ["BPPO", "6579171", "0.079"], ["Ours", "140748553", "1.131"])
     assert not [u for u in extract_units(paper_from_text(text)) if u.kind == "numerical"]
 
 
 def test_of_models_set_side_by_side_the_papers_own_column_is_kept() -> None:
-    text = ("# TinyMoE: Sparse Experts for Small Budgets\n\nTable 3: Pretraining setups.\n\n<table><tr><td>Setting</td>"
-            "<td>TinyMoE-1B</td><td>JetMoE</td><td>OpenMoE</td></tr><tr><td>Learning rate</td><td>4.0E-04</td>"
-            "<td>5.0E-04</td><td>0.01</td></tr><tr><td>Vocabulary size</td><td>50,304</td><td>32,000</td><td>256,384</td></tr></table>\n")
+    text = _table("Table 3: Pretraining setups.", ["Setting", "TinyMoE-1B", "JetMoE", "OpenMoE"],
+                  ["Learning rate", "4.0E-04", "5.0E-04", "0.01"], ["Vocabulary size", "50,304", "32,000", "256,384"],
+                  before="# TinyMoE: Sparse Experts for Small Budgets\n\n")
     got = params(extract_units(paper_from_text(text)))
     assert got["learning_rate"] == [(4e-4, "TinyMoE-1B")] and got["vocab_size"] == [(50304, "TinyMoE-1B")]
 
 
 def test_rows_of_what_a_run_cost_are_no_settings() -> None:
-    text = ("Table 6: Training hyperparameters.\n\n<table><tr><td>Hyperparameter</td><td>Value</td></tr>"
-            "<tr><td>Approximate training hours</td><td>1</td></tr><tr><td>GPU memory</td><td>24</td></tr>"
-            "<tr><td>Step time (seconds)</td><td>0.02</td></tr><tr><td>Batch size</td><td>1024</td></tr></table>\n")
+    text = _table("Table 6: Training hyperparameters.", ["Hyperparameter", "Value"], ["Approximate training hours", "1"],
+                  ["GPU memory", "24"], ["Step time (seconds)", "0.02"], ["Batch size", "1024"])
     got = params(extract_units(paper_from_text(text)))
     assert got["batch_size"] == [(1024, None)] and got["step_time"] == [(0.02, None)]
     assert not [name for name in got if "hours" in name or "memory" in name]
