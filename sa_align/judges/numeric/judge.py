@@ -131,6 +131,20 @@ def decide_param(
     p: Param, index: RepoIndex, tol: float, hints: list[str] | None = None, words: frozenset[str] = frozenset(),
     siblings: Sequence[Param] = (),
 ) -> ParamDecision:
+    """Decide one parameter from every site that sets it (`_decide_param`). A quantity code computes
+    (a parameter count) confirms when a site holds it, but another number under its name shows no
+    difference: the count comes from the architecture, and `num_params` may count something else."""
+    from sa_align.aliases import computed
+
+    d = _decide_param(p, index, tol, hints, words, siblings)
+    if d.label == Label.MISMATCHED and computed(p.name):
+        return ParamDecision(p, None, 0.0, False, [], f"{d.note}; but `{p.name}` is computed, not set, so this shows no difference")
+    return d
+
+
+def _decide_param(
+    p: Param, index: RepoIndex, tol: float, hints: list[str] | None, words: frozenset[str], siblings: Sequence[Param],
+) -> ParamDecision:
     """Decide one parameter from every site that sets it.
 
     When no site is found under the parameter's names, sites the unit's `hints`

@@ -525,3 +525,21 @@ def test_branch_literals_stop_at_the_enclosing_function(small):
     top = small({"a.py": "if MODE == 'x':\n    pass\n\n\ndef f():\n    depth = 3\n    return depth\n"})
     fact = next(f for f in top.index.values if f.name == "depth")
     assert branch_literals(fact, top.index) == ""
+
+
+def test_a_parameter_count_confirms_but_never_differs(tmp_path):
+    from tests.judges.conftest import Judged, write_repo
+
+    repo = write_repo(tmp_path, {"model.py": '''
+        NUM_PARAMS = 86_000_000
+
+        def build(num_params=3):  # the number of physical parameters of the ODE
+            return num_params
+        '''})
+    j = Judged(repo)
+    same = judge_numeric(j.context(Unit(id="n1", kind="numerical", claim="86M parameters",
+                                        params=[Param(name="num_parameters", value=86_000_000)])))
+    other = judge_numeric(j.context(Unit(id="n2", kind="numerical", claim="17,921 parameters",
+                                         params=[Param(name="num_parameters", value=17921)])))
+    assert same.label == Label.ALIGNED
+    assert other.abstained and "computed" in other.reason  # `num_params = 3` counts something else
