@@ -19,7 +19,7 @@ from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, computed,
 from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import cell_quantities
 from sa_align.extract.table_kind import LETTERS, caption, has_numbers, head_share, is_settings_table, table_cues
-from sa_align.extract.text import cue_regex, word_regex
+from sa_align.extract.text import cue_regex
 from sa_align.models import Param, UnitKind
 from sa_align.paper.tables import Cell, Row, Table
 
@@ -239,7 +239,7 @@ def _row_unit(row: Row, name_col: int, value_cols: list[int], conditions: dict[i
     if name_col >= len(row.cells):
         return None
     name_cell = row.cells[name_col]
-    if word_regex(tuple(str(w) for w in table_cues().get("cost_rows", []))).search(name_cell.text):
+    if cue_regex("tables", "cost_rows").search(name_cell.text):
         return None  # what the run cost, not how it was set
     mentions = _known_name(name_cell.text)
     params: list[Param] = []
