@@ -25,7 +25,7 @@ class Param(_Model):
     values: list[Scalar] = Field(default_factory=list)
     """The stated values for a sequence, set or range claim (a range is `[low, high]`)."""
     shape: Literal["scalar", "sequence", "set", "range"] = "scalar"
-    """How `value`/`values` are meant: one value, an ordered tuple (betas, milestones), any of a set (a sweep), or an inclusive range."""
+    """How `value`/`values` are meant: one value, an ordered tuple (betas, milestones), the set of values a sweep tried (code holding the whole grid matches it; one fixed value of it decides nothing), or an inclusive range."""
     tolerance: float | None = None
     """Relative tolerance accepted when comparing with code; `None` uses the configured default."""
     unit: str | None = None
