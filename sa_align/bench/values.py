@@ -28,14 +28,7 @@ def _literal_value(raw: str) -> float | None:
 
 
 def _stated_values(unit: Unit) -> list[float]:
-    out: list[float] = []
-    for p in unit.params:
-        if p.shape not in ("scalar", "sequence"):
-            continue
-        for v in ([p.value] if p.value is not None else []) + list(p.values):
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
-                out.append(float(v))
-    return out
+    return [v for p in unit.params if p.shape in ("scalar", "sequence") for v in p.numbers()]
 
 
 def _same(a: float, b: float) -> bool:

@@ -70,8 +70,7 @@ def stated_numbers(text: str) -> list[float]:
 
 def unchecked_numbers(unit: Unit) -> list[float]:
     """Numbers of the claim that none of the unit's parameters carries."""
-    carried = [float(v) for p in unit.params for v in ([p.value] if p.value is not None else []) + list(p.values)
-               if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    carried = [v for p in unit.params for v in p.numbers()]
     return [n for n in stated_numbers(unit.claim)
             if not any(abs(n - c) <= 1e-9 * max(1.0, abs(c)) for c in carried)]
 
