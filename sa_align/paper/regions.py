@@ -53,6 +53,8 @@ class _Patterns:
     statement: re.Pattern[str]
     furniture: re.Pattern[str]
     repeated: dict[str, int]
+    code_marks: re.Pattern[str]
+    code: dict
 
 
 @lru_cache(maxsize=1)
@@ -68,6 +70,8 @@ def _patterns() -> _Patterns:
         statement=re.compile(rf"^[ \t]*{data['statement_start']}", re.M),
         furniture=re.compile(r"^[ \t]*(?:" + "|".join(data["furniture_lines"]) + r")[ \t]*$", re.I | re.M),
         repeated=dict(data["repeated_line"]),
+        code_marks=re.compile("|".join(f"(?:{m})" for m in data["code_listing"]["marks"]), re.M),
+        code=dict(data["code_listing"]),
     )
 
 
@@ -154,8 +158,8 @@ _PARAGRAPH = re.compile(r"(?:^[ \t]*\S[^\n]*(?:\n|\Z))+", re.M)
 
 def _code_listings(text: str) -> list[Region]:
     """Fenced code blocks, and paragraphs dense with program text (imports, `def`, `self.`, `nn.` calls)."""
-    conf = load_yaml(REGION_TABLES)["code_listing"]
-    marks = re.compile("|".join(f"(?:{m})" for m in conf["marks"]), re.M)
+    pats = _patterns()
+    conf, marks = pats.code, pats.code_marks
     out = [Region(kind="code", start=m.start(), end=m.end()) for m in _FENCE.finditer(text)]
     for p in _PARAGRAPH.finditer(text):
         if not any(word in p.group(0) for word in conf["gate"]):
