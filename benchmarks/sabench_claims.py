@@ -7,7 +7,7 @@ ending `/paper/paper.md` under the `*_basic` runs). Only the development split i
 
 - Numerical recall: every number in a D1 claim other than 0, 1 and 2, and other than a number
   right after a reference word (Table 3, Eq 12, Section 4.2, Appendix B) or a capitalised name
-  (Gemini 1.5, RTX 4090), and other than the bounds of an index range (`[3:6]`), is one gold pair
+  (Gemini 1.5, RTX 4090) or `et al.` (a citation's year), and other than the bounds of an index range (`[3:6]`), is one gold pair
   `(name phrase, value)`; the name phrase is the claim's words around the number inside the same
   clause (between `,`, `;`, `|`, `(`, `)`), or before the bracket when the number is in a list. A pair is recalled when some extracted unit carries a
   param with an equal value (any element of a list) whose name matches: the alias tables give
@@ -33,8 +33,11 @@ from sa_align.numbers import find_quantities, values_equal
 _REF_BEFORE = re.compile(r"(?:table|tab|eq|eqs|equation|section|sec|appendix|app|fig|figure|§|algorithm|alg|stage|phase|step|line)\.?\s*\(?$", re.I)
 _NAME_BEFORE = re.compile(r"\b[A-Z][A-Za-z]+[ -]$")
 """`Gemini 1.5`, `RTX 4090`, `CUDA 12.6`: a version or model number of a named thing, not a setting."""
+_CITED_YEAR = re.compile(r"\bet\s+al\.?,?\s*$")
+"""`Karras et al. 2022`: the year of a citation, not a setting."""
 _TAG = re.compile(r"\([^()]{1,12}\)")
 """`24 (B) / 32 (L)`: short tags between the values of a list, dropped to find the list's name."""
+_PARENS = re.compile(r"\([^()]*\)")
 _SLICE = re.compile(r"\d\s*:\s*$|^\s*:\s*\d")
 """`[0:3]`, `obs[3:6]`: index ranges of a vector layout, not settings."""
 _CLAUSE = re.compile(r"[,;|()\[\]]|\s-\s|:\s")
@@ -90,15 +93,26 @@ def gold_pairs(claim: str) -> list[tuple[str, float]]:
         before = claim[max(0, start - 14) : start]
         if value in (0, 1, 2) or _REF_BEFORE.search(before) or _NAME_BEFORE.search(before):
             continue
+        if _CITED_YEAR.search(before) and q.integral and 1900 <= value <= 2100:
+            continue
         if _SLICE.search(claim[max(0, start - 3) : start]) or _SLICE.search(claim[end : end + 3]):
             continue
         raw = _TAG.sub(" ", claim[max(0, start - 80) : start])
-        left = _CLAUSE.split(raw)[-1]
-        if not re.search("[A-Za-z]", left):
-            left = _CLAUSE.split(_outside_brackets(raw))[-1]
+        left = _left_name(raw)
         right = _CLAUSE.split(claim[end : end + 40])[0]
         out.append((f"{left} {right}".strip(), value))
     return out
+
+
+def _left_name(raw: str) -> str:
+    """The words naming a number from the text before it: its clause, else the words before an
+    unclosed bracket (a list), else the claim's heading before its colon (`Training iterations for
+    Experiment C.1 (varying sizes): 2000`)."""
+    for text in (raw, _outside_brackets(raw), _PARENS.sub(" ", raw).rstrip(" :=")):
+        left = _CLAUSE.split(text)[-1]
+        if re.search(r"[^\W\d_]", left):
+            return left
+    return left
 
 
 def _outside_brackets(left: str) -> str:

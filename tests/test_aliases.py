@@ -42,6 +42,8 @@ def test_beta1_spellings(name: str) -> None:
         ("clip_range", "clip_range"), ("ent_coef", "entropy_coef"), ("lora_r", "lora_rank"),
         ("lora_alpha", "lora_alpha"), ("num_train_timesteps", "diffusion_steps"), ("beta_schedule", "beta_schedule"),
         ("img_size", "image_size"), ("patch size", "patch_size"), ("temperature", "temperature"),
+        ("CFG", "guidance_scale"), ("gradient clip norm", "max_grad_norm"), ("frame skip", "action_repeat"),
+        ("num_embeddings", "codebook_size"),
     ],
 )  # fmt: skip
 def test_broad_table(name: str, canonical: str) -> None:
@@ -56,6 +58,8 @@ def test_unknown_and_ambiguous_symbols() -> None:
     assert canonical_param("λ", "GAE with λ = 0.95") == "gae_lambda"
     assert canonical_param("λ") == "lambda"
     assert canonical_param("k") is None
+    assert canonical_param("steps") == "max_steps"
+    assert canonical_param("steps", "at inference we sample with 50 steps") == "sampling_steps"
 
 
 def test_param_aliases_reverse_lookup() -> None:

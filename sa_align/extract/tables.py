@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, computed, find_entities, find_param_mentions, normalize_key, plausible
+from sa_align.extract.derive import assignment_params
 from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import cell_quantities
 from sa_align.extract.table_kind import LETTERS, caption, has_numbers, head_share, is_settings_table, table_cues
@@ -271,6 +272,9 @@ def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) ->
     if not quantities:
         return []
     cond = condition or None
+    if written := assignment_params(cell.text):
+        # `β1 = 0.9, β2 = 0.999` under `Optimizer Hyperparameters`: the cell names its own settings.
+        return [p.model_copy(update={"condition": cond}) for p in written]
     if len(mentions) > 1 and len(mentions) == len(quantities):
         return [Param(name=str(m.target), surface=m.surface, value=q.value if q.percent else q.scalar(), text=q.text, condition=cond)
                 for m, q in zip(mentions, quantities)]  # fmt: skip

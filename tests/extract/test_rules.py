@@ -366,3 +366,13 @@ def test_a_value_with_a_unit_of_its_own_is_not_the_setting_named_before_it() -> 
             "We train at a resolution of 256 with batch size 64 on GPUs with 80 GB memory.\n")
     params = {(p.name, p.value) for u in extract_units(paper_from_text(text)) for p in u.params}
     assert params == {("image_size", 256), ("batch_size", 64)}  # not `image_size = 24`, nor a size of 80
+
+
+def test_steps_of_a_sampler_are_not_training_steps_and_past_tense_states_a_setting() -> None:
+    text = (
+        "# Setup\n\nWe train for 400k steps with a batch size of 256. At the inference stage, we used the "
+        "improved DDPM schedule with 100 steps, and we configured CFG to 4.5. We used an action repeat of 4.\n"
+    )
+    params = _by_name(text)
+    assert params["max_steps"][1] == 400000 and params["sampling_steps"] == ("steps", 100)
+    assert params["guidance_scale"] == ("CFG", 4.5) and params["action_repeat"] == ("action repeat", 4)

@@ -343,3 +343,11 @@ def test_rows_of_what_a_run_cost_are_no_settings() -> None:
     got = params(extract_units(paper_from_text(text)))
     assert got["batch_size"] == [(1024, None)] and got["step_time"] == [(0.02, None)]
     assert not [name for name in got if "hours" in name or "memory" in name]
+
+
+def test_a_cell_that_names_its_own_settings_gives_them_under_their_names() -> None:
+    text = _table("Table 7: Training hyperparameters.", ["Configuration", "Stage-1", "Stage-2"],
+                  ["Optimizer Hyperparameters", "β1 = 0.9, β2 = 0.999", "β1 = 0.9, β2 = 0.95"], ["Batch size", "1536", "768"])
+    got = params(extract_units(paper_from_text(text)))
+    assert got["beta2"] == [(0.999, "Stage-1"), (0.95, "Stage-2")] and got["beta1"] == [(0.9, "Stage-1"), (0.9, "Stage-2")]
+    assert "optimizer_hyperparameters" not in got
