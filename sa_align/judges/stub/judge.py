@@ -90,7 +90,12 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
 
 def _outranked(ctx: JudgeContext, sym: Symbol, intact: list[Symbol]) -> bool:
     """True when an intact candidate that stands beside placeholder `sym` (not a caller of it)
-    carries more of the unit's hints: the claim's words naming `sym` do not make it the one that runs."""
+    carries more of the unit's hints: the claim's words naming `sym` do not make it the one that runs.
+
+    Hints the unit did not bring, read off its claim's symbols and parameters (`log`, `pi_theta`,
+    `image_size`), name no implementation: they never outrank a placeholder the claim names."""
+    if "hints" in ctx.unit.derived:
+        return False
     hints = unit_hints(ctx)
     own = placeholder_support(ctx, sym, hints)
     return any(support(ctx.index, o, hints) > own and not references(ctx.index, o, sym) for o in intact if o.id != sym.id)
