@@ -500,3 +500,35 @@ async def test_an_unused_function_found_by_a_free_text_claims_words_is_no_stub(s
     assert verdict.abstained and "names no implementation of its own" in verdict.reason, verdict.reason
     given = unit.model_copy(update={"derived": [], "hints": ["spectral_energy_profile"]})
     assert judge_stub(repo.context(given)).label == Label.STUBBED
+
+
+async def test_hints_read_off_a_claim_never_outrank_a_placeholder_the_claim_names(small):
+    from sa_align.extract.derive import complete_unit
+
+    repo = small({
+        "ppo/agent.py": """
+            import torch
+
+
+            def probability_ratio(new_logp, old_logp):
+                pass
+
+
+            def loss(new_logp, old_logp, adv):
+                return -(probability_ratio(new_logp, old_logp) * adv).mean()
+        """,
+        "ppo/logger.py": """
+            import math
+
+
+            class Logger:
+                def log(self, pi_theta, pi_old):
+                    return math.exp(math.log(pi_theta) - math.log(pi_old))
+        """,
+    })
+    unit = complete_unit(Unit(id="r", kind="method", claim="The probability ratio is computed as exp(log pi_theta - log pi_old)."))
+    assert "hints" in unit.derived and "pi_theta" in unit.hints
+    verdict = judge_stub(repo.context(unit))
+    assert verdict.label == Label.STUBBED and "probability_ratio" in verdict.reason, verdict.reason
+    given = unit.model_copy(update={"derived": [], "hints": ["pi_theta", "pi_old"]})
+    assert judge_stub(repo.context(given)).label != Label.STUBBED  # hints the unit brought point at the logger
