@@ -59,7 +59,8 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
     It counts when it carries more of the unit's hints than any intact candidate (as many,
     against a caller of it; `ownership.owns`), or when the claim itself names it
     (`probability_ratio` for "the probability ratio is ...") and no intact candidate that
-    stands beside it carries more; without hints, only the best relevant candidate counts.
+    stands beside it carries more. Without hints, or with hints only read off the claim, the best
+    relevant candidate or one the claim names counts first.
     A placeholder with an intact namesake (`named.namesake`: a duplicate module, a null object
     beside the real class, another definition its hint names) is not the code that runs.
     """
@@ -68,6 +69,10 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
     claim = claim_text(ctx)
     intact = [s for s in functions if placeholder(ctx.index, s, claim) is None]
     has_hints = bool(unit_hints(ctx))
+    # Hints read off the claim's symbols and parameters (`log`, `pi_theta`, `image_size`) name no
+    # implementation: such a unit is judged as one without hints first (the best relevant
+    # candidate, or one the claim names), so no function carrying them outranks its placeholder.
+    read_off = not has_hints or "hints" in ctx.unit.derived
     for rank, sym in enumerate(pool):
         hit = placeholder(ctx.index, sym, claim)
         if hit is None or namesake(ctx, sym) is not None:
@@ -79,9 +84,9 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
             if rank == 0 and owns(ctx, sym, intact, placeholder=False, strict=True):
                 return stub_verdict(sym, *hit)
             continue
+        if read_off and (rank == 0 or claim_names(ctx, sym)):
+            return stub_verdict(sym, *hit)
         if not has_hints:
-            if rank == 0 or claim_names(ctx, sym):
-                return stub_verdict(sym, *hit)
             continue
         if owns(ctx, sym, intact, placeholder=True) or (claim_names(ctx, sym) and not _outranked(ctx, sym, intact)):
             return stub_verdict(sym, *hit)
@@ -90,12 +95,7 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
 
 def _outranked(ctx: JudgeContext, sym: Symbol, intact: list[Symbol]) -> bool:
     """True when an intact candidate that stands beside placeholder `sym` (not a caller of it)
-    carries more of the unit's hints: the claim's words naming `sym` do not make it the one that runs.
-
-    Hints the unit did not bring, read off its claim's symbols and parameters (`log`, `pi_theta`,
-    `image_size`), name no implementation: they never outrank a placeholder the claim names."""
-    if "hints" in ctx.unit.derived:
-        return False
+    carries more of the unit's hints: the claim's words naming `sym` do not make it the one that runs."""
     hints = unit_hints(ctx)
     own = placeholder_support(ctx, sym, hints)
     return any(support(ctx.index, o, hints) > own and not references(ctx.index, o, sym) for o in intact if o.id != sym.id)

@@ -532,3 +532,27 @@ async def test_hints_read_off_a_claim_never_outrank_a_placeholder_the_claim_name
     assert verdict.label == Label.STUBBED and "probability_ratio" in verdict.reason, verdict.reason
     given = unit.model_copy(update={"derived": [], "hints": ["pi_theta", "pi_old"]})
     assert judge_stub(repo.context(given)).label != Label.STUBBED  # hints the unit brought point at the logger
+
+
+async def test_a_unit_with_hints_read_off_its_claim_is_stubbed_at_its_best_relevant_placeholder(small):
+    from sa_align.extract.derive import complete_unit
+
+    repo = small({
+        "data.py": """
+            IMAGE_SIZE = 32
+
+
+            def build_test_transform():
+                '''The single view of each test image.'''
+                pass
+
+
+            def build_loaders(root, image_size=IMAGE_SIZE, crop_size=IMAGE_SIZE, batch_size=128):
+                return load(root, image_size, crop_size, batch_size, transform=build_test_transform())
+        """,
+    })
+    unit = complete_unit(Unit(id="p", kind="protocol", claim="At test time only a single view of the original 32x32 image is evaluated."))
+    assert "hints" in unit.derived
+    verdict = judge_stub(repo.context(unit))
+    # The loader carries more of those hints, yet it is no implementation of the claim.
+    assert verdict.label == Label.STUBBED and "build_test_transform" in verdict.reason, verdict.reason
