@@ -402,4 +402,9 @@ def find_entities(text: str, start: int = 0, end: int | None = None) -> list[Men
     def lookup(key: str, raw: str) -> tuple[str, str] | None:
         return tables.exact.get(raw) or tables.index.get(key)
 
-    return _scan(text, start, end, lookup, _entity_prefixes())
+    return [m for m in _scan(text, start, end, lookup, _entity_prefixes()) if not _SUBSCRIPTED.search(m.surface)]
+
+
+_SUBSCRIPTED = re.compile(r"[{}+]|(?<![A-Za-z])[A-Za-z]_|_[A-Za-z0-9]$")
+"""Math that spells a name only once its notation is dropped (`\\bar_t`, `r_2`, `r + 2`, `b_{p_d}`):
+a symbol with its subscript or an operator between them names no dataset, metric or method."""

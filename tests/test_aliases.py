@@ -137,3 +137,10 @@ def test_a_plural_of_a_many_word_name_names_the_setting() -> None:
 
     assert named("18 hidden dimensions and two learning rates") == ["hidden_size", "learning_rate"]
     assert named("at four feature-map resolutions") == []  # one word stays as listed: not the image size
+
+
+def test_math_that_spells_a_name_without_its_notation_names_no_entity() -> None:
+    found = lambda text: [(m.target[1], m.surface) for m in find_entities(text)]  # noqa: E731
+    assert found("the schedule hat_alpha_{T+1} and alpha_bar_t, with r_2 = r + 2 and b_{p_d}") == []
+    assert found("we fine-tune bart-large and report macro_F1 on the test_split") == [
+        ("BART", "bart-large"), ("F1", "macro_F1"), ("test", "test_split")]
