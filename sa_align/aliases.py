@@ -394,6 +394,11 @@ def find_param_mentions(
     return _scan(text, start, end, lookup, _param_prefixes())
 
 
+_SUBSCRIPTED = re.compile(r"[{}+]|(?<![A-Za-z])[A-Za-z]_|_[A-Za-z0-9]$")
+"""Math that spells a name only once its notation is dropped (`alpha_bar_t` as BART, `r_2` and
+`r + 2` as R2, `b_{p_d}`): a symbol with its subscript, or an operator, names no dataset, metric or method."""
+
+
 def find_entities(text: str, start: int = 0, end: int | None = None) -> list[Mention]:
     """Datasets, metrics, splits and methods named in `text[start:end]`; `target` is `(category, canonical)`."""
     end = len(text) if end is None else end
@@ -403,8 +408,3 @@ def find_entities(text: str, start: int = 0, end: int | None = None) -> list[Men
         return tables.exact.get(raw) or tables.index.get(key)
 
     return [m for m in _scan(text, start, end, lookup, _entity_prefixes()) if not _SUBSCRIPTED.search(m.surface)]
-
-
-_SUBSCRIPTED = re.compile(r"[{}+]|(?<![A-Za-z])[A-Za-z]_|_[A-Za-z0-9]$")
-"""Math that spells a name only once its notation is dropped (`\\bar_t`, `r_2`, `r + 2`, `b_{p_d}`):
-a symbol with its subscript or an operator between them names no dataset, metric or method."""
