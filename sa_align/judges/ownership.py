@@ -236,6 +236,21 @@ def candidate_functions(ctx: JudgeContext, limit: int = 8) -> list[Symbol]:
     return out
 
 
+def candidate_entries(ctx: JudgeContext, limit: int = 3) -> list[Symbol]:
+    """The entry methods (`forward`, `__call__`: `units/stubs.yaml`) of the classes among the top
+    candidates, in rank order: what runs when the class a candidate names is used."""
+    from sa_align.judges.classes import methods_by_class
+    from sa_align.resources import load_yaml
+
+    names = set(load_yaml("stubs.yaml").get("entry_methods", []))
+    out: list[Symbol] = []
+    for cand in ctx.candidates[:limit]:
+        sym = candidate_symbol(ctx.index, cand)
+        if sym is not None and sym.kind == "class":
+            out += [m for m in methods_by_class(ctx.index).get(sym.id, []) if m.name in names and m not in out]
+    return out
+
+
 MIN_DESCRIBED_WORDS = 2
 """Distinctive claim words a placeholder's docstring or TODO must share to describe the claim."""
 

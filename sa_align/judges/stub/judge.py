@@ -42,7 +42,8 @@ from sa_align.judges.liveness.dead import dead_code
 from sa_align.judges.evidence import relevant_symbols
 from sa_align.judges.stub.named import named_hints, named_placeholder, namesake, placeholder_group
 from sa_align.judges.ownership import (
-    candidate_functions, claim_names, claim_text, owns, placeholder_support, references, support, unit_hints,
+    candidate_entries, candidate_functions, claim_names, claim_text, owns, placeholder_support, references, support,
+    unit_hints,
 )
 from sa_align.judges.placeholders import (
     NAME, is_abstract, placeholder, stub_strength, stub_verdict,
@@ -61,11 +62,13 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
     (`probability_ratio` for "the probability ratio is ...") and no intact candidate that
     stands beside it carries more. Without hints, or with hints only read off the claim, the best
     relevant candidate or one the claim names counts first.
-    A placeholder with an intact namesake (`named.namesake`: a duplicate module, a null object
-    beside the real class, another definition its hint names) is not the code that runs.
+    A class among the top candidates stands for its entry method (`forward`), after the relevant
+    functions. A placeholder with an intact namesake (`named.namesake`: a duplicate module, a null
+    object beside the real class, another definition its hint names) is not the code that runs.
     """
     functions = candidate_functions(ctx)
-    pool = relevant + [s for s in functions if s not in relevant]
+    pool = list(relevant)
+    pool += [s for s in candidate_entries(ctx) + functions if s not in pool]
     claim = claim_text(ctx)
     intact = [s for s in functions if placeholder(ctx.index, s, claim) is None]
     has_hints = bool(unit_hints(ctx))

@@ -556,3 +556,41 @@ async def test_a_unit_with_hints_read_off_its_claim_is_stubbed_at_its_best_relev
     verdict = judge_stub(repo.context(unit))
     # The loader carries more of those hints, yet it is no implementation of the claim.
     assert verdict.label == Label.STUBBED and "build_test_transform" in verdict.reason, verdict.reason
+
+
+async def test_a_class_among_the_candidates_is_judged_by_its_entry_method(small):
+    from sa_align.extract.derive import complete_unit
+
+    repo = small({
+        "gcn/models.py": """
+            import torch.nn as nn
+            from gcn.layers import GraphConvolution
+
+
+            class GCN(nn.Module):
+                '''Two graph convolutions with a ReLU between them and a softmax over classes.'''
+
+                def __init__(self, nfeat, nhid, nclass):
+                    super().__init__()
+                    self.gc1 = GraphConvolution(nfeat, nhid)
+                    self.gc2 = GraphConvolution(nhid, nclass)
+
+                def forward(self, x, adj):
+                    pass
+        """,
+        "gcn/layers.py": """
+            import torch.nn as nn
+
+
+            class GraphConvolution(nn.Module):
+                def __init__(self, n_in, n_out):
+                    super().__init__()
+                    self.linear = nn.Linear(n_in, n_out)
+
+                def forward(self, x, adj):
+                    return adj @ self.linear(x)
+        """,
+    })
+    unit = complete_unit(Unit(id="m", kind="method", claim="The model is Z = softmax(A_hat ReLU(A_hat X W0) W1): two graph convolutions with a ReLU between them."))
+    verdict = judge_stub(repo.context(unit))
+    assert verdict.label == Label.STUBBED and "GCN.forward" in verdict.reason, verdict.reason
