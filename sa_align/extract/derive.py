@@ -44,7 +44,7 @@ def _assignment_re() -> re.Pattern[str]:
     # A scalar or tuple follows `=` or `:`; a bracketed list may also follow a joining word
     # (`lr ∈ {1e-4, 3e-5}`, `scale_factor range [0.01, 0.1, 1]`, `r ~ Uniform[0.7, 1.0]`).
     return re.compile(
-        rf"(?<![\w.])(?P<key>{_KEY})\s*(?:(?P<sep>{seps})\s*(?P<value>{_TUPLE}|{_VALUE})(?![\w.])"
+        rf"(?<![\w.])(?P<key>{_KEY})\s*(?:(?P<sep>{seps})\s*(?P<value>{_TUPLE}|{_VALUE})(?!\w|\.\w)"
         rf"|(?P<join>{seps}|(?<=\s)(?:{joins})(?=[\s\[{{U])|(?:{joins})(?=\s*[\[{{]))\s*(?:{seps})?\s*(?P<list>{_LIST}|{_UNIFORM}))"
     )
 

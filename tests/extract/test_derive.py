@@ -120,3 +120,14 @@ def test_a_heading_may_name_a_setting_whose_values_were_searched():
     got = _shapes(heading_params("Number of heads h ablation: tested [2, 4, 8], selected 4"))
     assert got == {"num_heads": ("set", [2, 4, 8])}
     assert _shapes(heading_params("Eval epochs: [50, 150, 250]")) == {"epochs": ("sequence", [50, 150, 250])}
+
+
+def test_a_value_ending_its_sentence_keeps_its_thousands_and_a_layer_count_stays_a_count() -> None:
+    def read(claim: str) -> dict:
+        unit = complete_unit(Unit(id="c", kind="numerical", claim=claim))
+        return {p.name: p.value for p in unit.params}
+
+    assert read("RoPE positional encoding with theta=10,000.") == {"theta": 10000}
+    assert read("AdamW with lr=1e-4.") == {"learning_rate": 0.0001}
+    assert "num_layers" not in read("MM-DiT model size: 24 transformer layers, 2B total parameters")
+    assert "margin" not in read("temporal t in [0,3], M=1 (map from t=0 to t=3s).")  # a bare `M` is no margin
