@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, candidate_symbol
-from sa_align.judges.classes import hierarchy
+from sa_align.judges.classes import hierarchy, methods_by_class
 from sa_align.judges.evidence import (
     code_vocab,
     docstring_lines,
@@ -239,7 +239,6 @@ def candidate_functions(ctx: JudgeContext, limit: int = 8) -> list[Symbol]:
 def candidate_entries(ctx: JudgeContext, limit: int = 3) -> list[Symbol]:
     """The entry methods (`forward`, `__call__`: `units/stubs.yaml`) of the classes among the top
     candidates, in rank order: what runs when the class a candidate names is used."""
-    from sa_align.judges.classes import methods_by_class
     from sa_align.resources import load_yaml
 
     names = set(load_yaml("stubs.yaml").get("entry_methods", []))
