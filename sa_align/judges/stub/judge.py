@@ -67,8 +67,10 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
     object beside the real class, another definition its hint names) is not the code that runs.
     """
     functions = candidate_functions(ctx)
-    pool = list(relevant)
-    pool += [s for s in candidate_entries(ctx) + functions if s not in pool]
+    pool: list[Symbol] = []
+    for sym in relevant + candidate_entries(ctx) + functions:
+        if sym not in pool:
+            pool.append(sym)
     claim = claim_text(ctx)
     intact = [s for s in functions if placeholder(ctx.index, s, claim) is None]
     has_hints = bool(unit_hints(ctx))
