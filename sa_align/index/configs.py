@@ -135,14 +135,53 @@ def _jsonable(value: Any) -> Any:
     return str(value)  # TOML dates and times
 
 
-def _parse(rel: str, text: str) -> list[tuple[str, Any, int]]:
+MAX_YAML_REPAIRS = 16
+"""Lines a broken YAML file may lose before it counts as unreadable (see `_yaml`)."""
+
+
+def _parse(rel: str, text: str) -> tuple[list[tuple[str, Any, int]], int]:
+    """The file's (key path, value, line) triples, and how many lines were dropped to read it."""
     ext = rel.rsplit(".", 1)[-1].lower()
     if ext in ("yaml", "yml"):
-        out = []
-        for doc in yaml.compose_all(text, Loader=yaml.SafeLoader):
-            if doc is not None:
-                out.extend(_walk_yaml(doc))
-        return out
+        return _yaml(text)
+    if ext in ("json", "jsonc"):
+        finder = _LineFinder(text, '"')
+        return [(p, v, finder.line(p)) for p, v in _walk_data(json.loads(text))], 0
+    if ext == "toml":
+        finder = _LineFinder(text, "")
+        return [(p, v, finder.line(p)) for p, v in _walk_data(tomllib.loads(text))], 0
+    return _ini(text), 0
+
+
+def _yaml(text: str) -> tuple[list[tuple[str, Any, int]], int]:
+    """YAML values; a line the parser rejects is blanked and the file read again.
+
+    Agent-written configs break in one place and are sound elsewhere (a `key: value`
+    line inside a list, an unquoted `lambda(x): ...`): one such line would otherwise
+    cost every value of the file. Blanking keeps the other lines' numbers.
+    """
+    lines = text.split("\n")
+    for dropped in range(MAX_YAML_REPAIRS + 1):
+        try:
+            out = []
+            for doc in yaml.compose_all("\n".join(lines), Loader=yaml.SafeLoader):
+                if doc is not None:
+                    out.extend(_walk_yaml(doc))
+            return out, dropped
+        except yaml.MarkedYAMLError as exc:
+            bad = _culprit(exc, lines)
+            if bad is None or dropped == MAX_YAML_REPAIRS:
+                raise
+            lines[bad] = ""
+    raise AssertionError("unreachable")
+
+
+def _culprit(exc: yaml.MarkedYAMLError, lines: list[str]) -> int | None:
+    """The line to blank: where the parser stopped, else where the construct it was reading began."""
+    for mark in (exc.problem_mark, exc.context_mark):
+        if mark is not None and mark.line < len(lines) and lines[mark.line].strip():
+            return mark.line
+    return None
     if ext in ("json", "jsonc"):
         finder = _LineFinder(text, '"')
         return [(p, v, finder.line(p)) for p, v in _walk_data(json.loads(text))]
@@ -202,10 +241,10 @@ def scripts_in_text(rel: str, text: str, line: int) -> list[EntryPoint]:
 
 
 def extract_config(rel: str, text: str, size: int, n_lines: int) -> FileFacts:
-    """Flattened values of one config file; a file that does not parse is kept with `parse_errors=1`."""
-    errors = 0
+    """Flattened values of one config file; a file that does not parse is kept with `parse_errors=1`, and
+    a YAML file read by dropping lines with `parse_errors` set to their number."""
     try:
-        flat = _parse(rel, text)
+        flat, errors = _parse(rel, text)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError, tomllib.TOMLDecodeError):
         flat, errors = [], 1
     values = _values(rel, iter(flat))

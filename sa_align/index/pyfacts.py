@@ -82,6 +82,13 @@ def call_rules() -> tuple[frozenset[str], tuple[re.Pattern[str], ...]]:
     return frozenset(data["cli_methods"]), tuple(re.compile(p) for p in data["positional_skip_callees"])
 
 
+@lru_cache(maxsize=1)
+def shape_keywords() -> tuple[frozenset[bytes], re.Pattern[str]]:
+    """Keywords (as the parser's bytes) that give a shape or sample count in the matching callees."""
+    data = load_yaml("calls.yaml")["shape_keywords"]
+    return frozenset(k.encode() for k in data["keywords"]), re.compile(data["callees"])
+
+
 class Arguments:
     """`kwarg`, `positional` and `cli` facts from the argument list of each call (see units/calls.yaml).
 
@@ -93,6 +100,7 @@ class Arguments:
                  source: bytes | None = None):
         self.rel, self.owners, self.best, self.source = rel, owners, best, source
         self.cli_methods, self.skips = call_rules()
+        self.shape_names, self.shape_callees = shape_keywords()
         self.skipped: dict[str, bool] = {}
 
     def add_all(self, call_nodes: list[tuple[Node, str, Node]]) -> None:
@@ -116,7 +124,8 @@ class Arguments:
                 name, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
                 if name is None or value is None or name.type != "identifier":
                     continue
-                if value.type in KWARG_LITERALS and self._free(value.start_byte, 1):
+                if value.type in KWARG_LITERALS and self._free(value.start_byte, 1) \
+                        and not (name.text in self.shape_names and self.shape_callees.search(written)):
                     self._kwarg(callee, name, value)
                 if cli and name.text == b"default" and self._free(value.start_byte, 0):
                     self._cli(callee, call, value)
@@ -175,7 +184,8 @@ def _facts_for(kind: str, caps: Caps, lit: Node, rel: str, owners: "Owners",
     if kind == "dict":
         key_node = caps["key"][0]
         key = literal_value(key_node, source=source)
-        if not isinstance(key, str) or not key:
+        if not isinstance(key, str) or not key or "/" in key:
+            # A path-like key names a logged series (`{"train/lr": lr}`) or a file, not a setting.
             return []
         return [_fact(key, _dict_path(key, caps["value.dict"][0], prefixes, source), value, raw, lit, "dict", rel,
                       owners)]

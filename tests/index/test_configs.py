@@ -43,7 +43,36 @@ def test_broken_config_is_kept_with_a_parse_error():
     facts = extract_config("bad.json", '{"a": [1, 2', 11, 1)
     assert facts.info.parse_errors == 1 and facts.values == []
     facts = extract_config("bad.yaml", "a: [1, 2\nb: {", 13, 2)
-    assert facts.info.parse_errors == 1
+    assert facts.info.parse_errors >= 1 and facts.values == []
+
+
+# A list item followed by a key of the enclosing mapping at the list's indent, and an unquoted
+# formula holding `: `: the two ways agent-written configs broke on SA-Bench's development runs.
+BROKEN_YAML = """\
+training:
+  learning_rate: 2.0e-5
+  tasks:
+    - "hellaswag"
+    - "piqa"
+    eval_every: 5000
+  weighting: lambda(sigma): 1 / sigma
+  epochs: 3
+"""
+
+
+def test_a_yaml_file_broken_in_places_keeps_its_other_values_at_their_lines():
+    facts = extract_config("config.yaml", BROKEN_YAML, len(BROKEN_YAML), 8)
+    found = {v.key_path: (v.value, v.line) for v in facts.values}
+    assert found["training.learning_rate"] == (2e-5, 2) and found["training.epochs"] == (3, 8)
+    assert found["training.tasks"] == (["hellaswag", "piqa"], 4)
+    assert "training.eval_every" not in found and "training.weighting" not in found
+    assert facts.info.parse_errors == 2  # the two lines it dropped
+
+
+def test_yaml_beyond_repair_is_kept_with_a_parse_error():
+    text = "\n".join(f"k{i}: [" for i in range(40))
+    facts = extract_config("bad.yaml", text, len(text), 40)
+    assert facts.info.parse_errors == 1 and facts.values == []
 
 
 def test_yaml_alias_bomb_is_bounded():

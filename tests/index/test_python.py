@@ -154,3 +154,16 @@ def test_assignments_keep_literal_right_hand_sides_only():
     src = b"a = 1e-3\nb = compute(2)\nc = (0.9, 0.999)\nd = x * 2\ne = -1\n"
     got = {v.key_path: v.value for v in extract_python("t.py", src).values if v.source == "assign"}
     assert got == {"a": 1e-3, "c": [0.9, 0.999], "e": -1}
+
+
+def test_dict_keys_that_name_logged_series_set_nothing():
+    src = b'log({"train/learning_rate": 1e-4, "loss": 0.5})\nconfig = {"learning_rate": 3e-4}\n'
+    got = {v.key_path: v.value for v in extract_python("t.py", src).values if v.source == "dict"}
+    assert got == {"loss": 0.5, "config.learning_rate": 3e-4}
+
+
+def test_shape_and_sample_count_keywords_set_nothing():
+    src = (b"idx = rng.choice(n, size=50_000, replace=False)\nz = np.random.normal(0, 1, size=(4, 8))\n"
+           b"img = resize(img, size=256)\nopt = Adam(params, lr=1e-3)\n")
+    got = {v.key_path: v.value for v in extract_python("t.py", src).values if v.source == "kwarg"}
+    assert got == {"choice.replace": False, "resize.size": 256, "Adam.lr": 1e-3}
