@@ -150,7 +150,7 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
 
     out = []
     for m in _assignment_re().finditer(text):
-        key = m.group("key").strip(".-")
+        key = _qualified(text, m.start(), m.group("key").strip(".-"))
         canon = canonical_param(key)
         raw = m.group("value") or m.group("list")
         if not _named(key, canon, m.group("sep") or "") or _already(key, raw, known) or _after_reference(text, m.start()):
@@ -159,6 +159,25 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
         if param is not None:
             out.append(param)
     return out
+
+
+_LEADING_WORDS = re.compile(r"(?:([A-Za-z][\w-]*) )?([A-Za-z][\w-]*) $")
+
+
+def _qualified(text: str, start: int, key: str) -> str:
+    """The key with the words before it when together they name a known setting: `FFN dim=1024` sets
+    the feed-forward size, not the `dim` (hidden size) the key alone would name; `min LR=4e-5` the
+    minimum learning rate."""
+    from sa_align.aliases import canonical_param
+
+    lead = _LEADING_WORDS.search(text[max(0, start - 48):start])
+    if lead is None:
+        return key
+    for words in ((lead.group(1), lead.group(2)), (lead.group(2),)):
+        phrase = " ".join([*(w for w in words if w), key])
+        if canonical_param(phrase) is not None:
+            return phrase
+    return key
 
 
 _HEADING = re.compile(

@@ -51,7 +51,8 @@ def stated_quantities(text: str) -> list[tuple[float, float]]:
     ignore = {float(v) for v in _table()["ignore_values"]}
     out = []
     # A quote converted from PDF spaces its math out (`$1 0 ^ { - 6 }$`, `$0 . 9$`): one number each.
-    for start, end, q in with_spaced(find_quantities(text), math_quantities(text, 0, len(text))):
+    found = with_spaced(find_quantities(text), math_quantities(text, 0, len(text)))
+    for start, end, q in sorted(found + _dimensions(text), key=lambda t: t[:2]):
         if q.value in ignore or _reference_re().search(text[max(0, start - 16):start]) or _list_marker(text, start, end):
             continue
         out.append((q.value, q.number))
@@ -61,6 +62,20 @@ def stated_quantities(text: str) -> list[tuple[float, float]]:
 def _list_marker(text: str, start: int, end: int) -> bool:
     """`(3) compare losses`, `3) compare`: the number of a step, not a value."""
     return text[end:end + 1] == ")" and (start == 0 or text[start - 1] in "( \n")
+
+
+_DIMENSIONS = re.compile(r"(?<![\w.])\d+(?:[xX]\d+)+(?![\w.])")
+_DIGITS = re.compile(r"\d+")
+
+
+def _dimensions(text: str) -> list:
+    """Each side of a size written without spaces (`128x128`, `32x32x3`), which number tokens miss:
+    the `x` joins the digits into one word."""
+    from sa_align.numbers import find_quantities
+
+    return [(m.start() + d.start(), m.start() + d.end(), q)
+            for m in _DIMENSIONS.finditer(text) for d in _DIGITS.finditer(m.group())
+            for _s, _e, q in find_quantities(d.group())]
 
 
 def stated_numbers(text: str) -> list[float]:

@@ -131,3 +131,11 @@ def test_a_value_ending_its_sentence_keeps_its_thousands_and_a_layer_count_stays
     assert read("AdamW with lr=1e-4.") == {"learning_rate": 0.0001}
     assert "num_layers" not in read("MM-DiT model size: 24 transformer layers, 2B total parameters")
     assert "margin" not in read("temporal t in [0,3], M=1 (map from t=0 to t=3s).")  # a bare `M` is no margin
+
+
+def test_the_words_before_a_key_may_name_the_setting() -> None:
+    # Alone, `dim` is the hidden size and `LR` the learning rate; with the words before them
+    # they name the feed-forward size and the minimum learning rate.
+    claim = "64 experts per layer; FFN dim=1024 per expert; cosine decay to min LR=4.0e-5; Adam lr=3e-4"
+    got = {(p.name, p.value) for p in assignment_params(claim)}
+    assert got == {("intermediate_size", 1024), ("min_learning_rate", 4e-5), ("learning_rate", 3e-4)}

@@ -33,6 +33,8 @@ def test_reference_numbers_and_small_integers_are_not_stated_values():
     assert stated_numbers("Experiment 5, layer 7 frozen: 12 layers. Step 4: as in Smith et al. 2020") == [12]
     # Math a PDF converter spaced out is one number per value, not its digits.
     assert stated_numbers("a weight decay of $1 \\times 1 0 ^ { - 6 }$ and betas $( 0 . 9 , 0 . 9 9 9 )$") == [1e-6, 0.9, 0.999]
+    # A size written without spaces states each side; a speed-up factor states nothing.
+    assert stated_numbers("128x128 crops of 256X256 images, 32x32x3 inputs, 10x faster") == [128, 128, 256, 256, 32, 32, 3]
 
 
 def test_numbers_no_parameter_carries_are_unchecked():
