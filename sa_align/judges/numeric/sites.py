@@ -54,6 +54,20 @@ def _in_function(fact: ValueFact, index: RepoIndex) -> bool:
     return sym is not None and sym.kind in ("function", "method")
 
 
+def _passed_to_constructor(fact: ValueFact, index: RepoIndex) -> bool:
+    """A class-body default (a dataclass field, a config class's attribute) that a call of the class
+    passes as a keyword (`TrainingConfig(batch_size=128)`): a default, like a parameter's, which
+    the presets built with the keyword override."""
+    from sa_align.retrieve.params import per_index
+
+    sym = index.symbol_by_id.get(fact.symbol or "")
+    if sym is None or sym.kind != "class":
+        return False
+    passed = per_index(index, "constructor-keywords", lambda ix: frozenset(
+        (f.call.rsplit(".", 1)[-1], f.name) for f in ix.values if f.source == "kwarg" and f.call))
+    return (sym.name, fact.name) in passed
+
+
 def _read(fact: ValueFact, index: RepoIndex, literal_lines: int) -> bool:
     """True when Python code mentions the setting's name beyond the literal sites themselves."""
     from sa_align.judges.evidence import code_vocab
@@ -104,6 +118,8 @@ def tier(fact: ValueFact, index: RepoIndex, literal_lines: int = 0) -> int:
         return 5
     if fact.source in ("kwarg", "positional") or (fact.source in ("assign", "dict") and _in_function(fact, index)):
         return 2
+    if fact.source == "assign" and _passed_to_constructor(fact, index):
+        return 1
     if fact.source in ("config", "assign", "dict"):
         return 4 if fact.source != "config" or _read(fact, index, literal_lines) else 0
     if fact.source == "shell":
@@ -165,6 +181,7 @@ def site_words(check: SiteCheck) -> set[str]:
 
 
 _BRANCH = re.compile(r"^\s*(?:el)?if\b(.*)$")
+_PRESET_KEY = re.compile(r"""^\s*(["'])([^"'\n]{1,60})\1\s*:\s*\S""")
 _DEF = re.compile(r"^\s*(?:async\s+def|def|class)\b")
 _LITERAL = re.compile(r"""(["'])([^"'\n]{1,40})\1""")
 _BRANCH_LOOKBACK = 80
@@ -172,7 +189,8 @@ _BRANCH_LOOKBACK = 80
 
 
 def branch_literals(fact: ValueFact, index: RepoIndex) -> str:
-    """The string literals of the nearest enclosing `if`/`elif` test of a Python site, within its function."""
+    """The string literals of the nearest enclosing `if`/`elif` test of a Python site, within its function,
+    or the key of the nearest enclosing dict entry (a preset in a table of settings)."""
     if not fact.path.endswith(".py"):
         return ""
     lines = index.lines(fact.path, max(1, fact.line - _BRANCH_LOOKBACK), fact.line)
@@ -187,6 +205,8 @@ def branch_literals(fact: ValueFact, index: RepoIndex) -> str:
             return ""
         if (m := _BRANCH.match(line)) is not None:
             return " ".join(lit for _, lit in _LITERAL.findall(m.group(1)))
+        if (m := _PRESET_KEY.match(line)) is not None:
+            return m.group(2)  # `"celeba": Config(...)`: the preset a table of settings keys this site under
         indent = len(line) - len(stripped)
     return ""
 

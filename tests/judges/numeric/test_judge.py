@@ -525,6 +525,52 @@ def test_branch_literals_stop_at_the_enclosing_function(small):
     top = small({"a.py": "if MODE == 'x':\n    pass\n\n\ndef f():\n    depth = 3\n    return depth\n"})
     fact = next(f for f in top.index.values if f.name == "depth")
     assert branch_literals(fact, top.index) == ""
+    presets = small(DATACLASS_PRESETS)
+    keyed = {f.line: branch_literals(f, presets.index) for f in presets.index.values if f.name == "batch_size"}
+    assert keyed == {7: "", 13: "imagenet", 17: "celeba"}
+
+
+DATACLASS_PRESETS = {
+    "config.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class TrainingConfig:
+            image_size: int = 32
+            batch_size: int = 512
+
+
+        CONFIGS = {
+            "imagenet": TrainingConfig(
+                image_size=32,
+                batch_size=512,
+            ),
+            "celeba": TrainingConfig(
+                image_size=64,
+                batch_size=128,
+            ),
+        }
+    """,
+    "train.py": """
+        import sys
+        from config import CONFIGS
+
+        cfg = CONFIGS[sys.argv[1]]
+        print(cfg.batch_size, cfg.image_size)
+    """,
+}
+
+
+async def test_presets_built_with_keywords_override_the_class_defaults_and_their_key_names_them(small):
+    j = small(DATACLASS_PRESETS)
+    celeba = Unit(id="c", kind="numerical", claim="CelebA training uses a batch size of 128.",
+                  params=[Param(name="batch_size", value=128)])
+    verdict = judge_numeric(j.context(celeba))
+    assert verdict.label == Label.ALIGNED and "`celeba`, the preset the claim names" in verdict.reason
+    # Without a preset to go by, the presets disagree: never the certain finding the class default made.
+    plain = celeba.model_copy(update={"claim": "Training uses a batch size of 128."})
+    assert not judge_numeric(j.context(plain)).certain
 
 
 def test_a_parameter_count_confirms_but_never_differs(tmp_path):
