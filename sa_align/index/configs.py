@@ -160,20 +160,16 @@ def _yaml(text: str) -> tuple[list[tuple[str, Any, int]], int]:
     line inside a list, an unquoted `lambda(x): ...`): one such line would otherwise
     cost every value of the file. Blanking keeps the other lines' numbers.
     """
-    lines = text.split("\n")
-    for dropped in range(MAX_YAML_REPAIRS + 1):
+    lines, dropped = text.split("\n"), 0
+    while True:
         try:
-            out = []
-            for doc in yaml.compose_all("\n".join(lines), Loader=yaml.SafeLoader):
-                if doc is not None:
-                    out.extend(_walk_yaml(doc))
-            return out, dropped
+            return [v for doc in yaml.compose_all("\n".join(lines), Loader=yaml.SafeLoader)
+                    if doc is not None for v in _walk_yaml(doc)], dropped
         except yaml.MarkedYAMLError as exc:
             bad = _culprit(exc, lines)
             if bad is None or dropped == MAX_YAML_REPAIRS:
                 raise
-            lines[bad] = ""
-    raise AssertionError("unreachable")
+            lines[bad], dropped = "", dropped + 1
 
 
 def _culprit(exc: yaml.MarkedYAMLError, lines: list[str]) -> int | None:
