@@ -154,11 +154,13 @@ def ignored_default(fact: ValueFact, index: RepoIndex) -> bool:
 
 def _words(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
     """Crude stems of the words of `text` (not `drop`, no bare numbers), hyphenated compounds also
-    joined (`SST-2` -> `sst2`, `fine-tuning` -> `finetun`, which meets `finetune`)."""
+    joined (`SST-2` -> `sst2`, `fine-tuning` -> `finetun`, which meets `finetune`), and a word with
+    the number after it (`Stage 1` -> `stage1`: the number is what tells stage 1 from stage 2)."""
     from sa_align.retrieve.text import tokenize
 
-    compounds = " ".join(m.replace("-", "") for m in re.findall(r"\b[A-Za-z]\w*(?:-\w+)+", text))
-    return {root(w) for w in tokenize(f"{text} {compounds}") if not w.isdigit() and w not in drop}
+    compounds = [m.replace("-", "") for m in re.findall(r"\b[A-Za-z]\w*(?:-\w+)+", text)]
+    compounds += [f"{word}{n}" for word, n in _NUMBERED.findall(text)]
+    return {root(w) for w in tokenize(f"{text} {' '.join(compounds)}") if not w.isdigit() and w not in drop}
 
 
 def unit_words(unit: Unit, p: Param) -> frozenset[str]:
@@ -181,7 +183,10 @@ def site_words(check: SiteCheck) -> set[str]:
 
 
 _BRANCH = re.compile(r"^\s*(?:el)?if\b(.*)$")
+_NUMBERED = re.compile(r"\b([A-Za-z]{3,})[ _]?(\d{1,2})\b")
 _PRESET_KEY = re.compile(r"""^\s*(["'])([^"'\n]{1,60})\1\s*:\s*\S""")
+_ITEM = re.compile(r"^\s*-\s+\S")
+_ITEM_NAME = re.compile(r"^(?:name|title|stage|id|label)\s*:\s*(.{1,80})$")
 _DEF = re.compile(r"^\s*(?:async\s+def|def|class)\b")
 _LITERAL = re.compile(r"""(["'])([^"'\n]{1,40})\1""")
 _BRANCH_LOOKBACK = 80
@@ -190,7 +195,10 @@ _BRANCH_LOOKBACK = 80
 
 def branch_literals(fact: ValueFact, index: RepoIndex) -> str:
     """The string literals of the nearest enclosing `if`/`elif` test of a Python site, within its function,
-    or the key of the nearest enclosing dict entry (a preset in a table of settings)."""
+    or the key of the nearest enclosing dict entry (a preset in a table of settings); in a YAML file,
+    the name of the list item the site belongs to (`- name: "Stage 1"`)."""
+    if fact.path.endswith((".yaml", ".yml")):
+        return _yaml_item_name(fact, index)
     if not fact.path.endswith(".py"):
         return ""
     lines = index.lines(fact.path, max(1, fact.line - _BRANCH_LOOKBACK), fact.line)
@@ -209,6 +217,33 @@ def branch_literals(fact: ValueFact, index: RepoIndex) -> str:
             return m.group(2)  # `"celeba": Config(...)`: the preset a table of settings keys this site under
         indent = len(line) - len(stripped)
     return ""
+
+
+def _yaml_item_name(fact: ValueFact, index: RepoIndex) -> str:
+    """The `name` (or `title`, `stage`, `id`) of the YAML list item whose mapping holds the site."""
+    if "]." not in fact.key_path:
+        return ""
+    first = max(1, fact.line - _BRANCH_LOOKBACK)
+    lines = index.lines(fact.path, first, fact.line + _BRANCH_LOOKBACK)
+    here = fact.line - first
+    if here >= len(lines):
+        return ""
+    indent = _yaml_indent(lines[here])
+    start = next((i for i in range(here, -1, -1) if _ITEM.match(lines[i]) and _yaml_indent(lines[i]) == indent), None)
+    if start is None:
+        return ""
+    keys = [lines[start].split("-", 1)[1].lstrip()]
+    for line in lines[start + 1:]:
+        if line.strip() and (_ITEM.match(line) or len(line) - len(line.lstrip(" ")) < indent):
+            break
+        keys.append(line[indent:])
+    name = next((m.group(1) for k in keys if (m := _ITEM_NAME.match(k))), "")
+    return name.strip().strip("\"'")
+
+
+def _yaml_indent(line: str) -> int:
+    """Where a YAML line's key starts (after the dash of a list item)."""
+    return len(line) - len(line.lstrip(" -"))
 
 
 def about_unit(checks: list[SiteCheck], words: frozenset[str]) -> list[SiteCheck]:

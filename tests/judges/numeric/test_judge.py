@@ -589,3 +589,41 @@ def test_a_parameter_count_confirms_but_never_differs(tmp_path):
                                          params=[Param(name="num_parameters", value=17921)])))
     assert same.label == Label.ALIGNED
     assert other.abstained and "computed" in other.reason  # `num_params = 3` counts something else
+
+
+STAGES_YAML = {
+    "config.yaml": """
+        training:
+          stages:
+            - name: "Stage 1: images"
+              beta2: 0.999
+              dataset_paths:
+                laion: /data/laion
+            - batch_size: 768
+              beta2: 0.95
+              name: "Stage 2: video"
+    """,
+    "train.py": """
+        import yaml
+
+        cfg = yaml.safe_load(open("config.yaml"))
+        for stage in cfg["training"]["stages"]:
+            print(stage["beta2"], stage.get("batch_size"))
+    """,
+}
+
+
+async def test_a_yaml_list_item_is_the_preset_its_name_says(small):
+    from sa_align.judges.numeric.sites import branch_literals
+
+    j = small(STAGES_YAML)
+    names = {f.key_path: branch_literals(f, j.index) for f in j.index.values}
+    assert names["training.stages[0].beta2"] == "Stage 1: images"
+    assert names["training.stages[1].beta2"] == names["training.stages[1].batch_size"] == "Stage 2: video"
+    assert names["training.stages[0].dataset_paths.laion"] == ""  # a nested mapping is not the item
+    second = Unit(id="s2", kind="numerical", claim="Stage 2 AdamW: beta2=0.95",
+                  params=[Param(name="beta2", value=0.95)])
+    verdict = judge_numeric(j.context(second))
+    assert verdict.label == Label.ALIGNED and "`Stage 2: video`, the preset the claim names" in verdict.reason
+    first = second.model_copy(update={"claim": "Stage 1 AdamW: beta2=0.95"})
+    assert judge_numeric(j.context(first)).label == Label.MISMATCHED
