@@ -178,13 +178,6 @@ def _culprit(exc: yaml.MarkedYAMLError, lines: list[str]) -> int | None:
         if mark is not None and mark.line < len(lines) and lines[mark.line].strip():
             return mark.line
     return None
-    if ext in ("json", "jsonc"):
-        finder = _LineFinder(text, '"')
-        return [(p, v, finder.line(p)) for p, v in _walk_data(json.loads(text))]
-    if ext == "toml":
-        finder = _LineFinder(text, "")
-        return [(p, v, finder.line(p)) for p, v in _walk_data(tomllib.loads(text))]
-    return _ini(text)
 
 
 def _ini(text: str) -> list[tuple[str, Any, int]]:
