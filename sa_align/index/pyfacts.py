@@ -102,6 +102,7 @@ class Arguments:
         self.cli_methods, self.skips = call_rules()
         self.shape_names, self.shape_callees = shape_keywords()
         self.skipped: dict[str, bool] = {}
+        self.shaping: dict[str, bool] = {}
 
     def add_all(self, call_nodes: list[tuple[Node, str, Node]]) -> None:
         cli_methods = self.cli_methods
@@ -124,8 +125,7 @@ class Arguments:
                 name, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
                 if name is None or value is None or name.type != "identifier":
                     continue
-                if value.type in KWARG_LITERALS and self._free(value.start_byte, 1) \
-                        and not (name.text in self.shape_names and self.shape_callees.search(written)):
+                if value.type in KWARG_LITERALS and self._free(value.start_byte, 1) and not self._shape(written, name):
                     self._kwarg(callee, name, value)
                 if cli and name.text == b"default" and self._free(value.start_byte, 0):
                     self._cli(callee, call, value)
@@ -141,6 +141,14 @@ class Arguments:
         if skip is None:
             skip = self.skipped[written] = any(p.search(written) for p in self.skips)
         return skip
+
+    def _shape(self, written: str, name: Node) -> bool:
+        """Whether the keyword gives a shape or sample count (`units/calls.yaml: shape_keywords`);
+        the callee is matched once per spelling, the keyword only for callees that match."""
+        shaping = self.shaping.get(written)
+        if shaping is None:
+            shaping = self.shaping[written] = bool(self.shape_callees.search(written))
+        return shaping and name.text in self.shape_names
 
     def _kwarg(self, callee: str, name_node: Node, lit: Node) -> None:
         value, raw = literal_and_raw(lit, source=self.source)
