@@ -41,10 +41,11 @@ def _assignment_re() -> re.Pattern[str]:
     table = _tables()["assignment"]
     seps = _alternatives(table["separators"])
     joins = _alternatives(table["list_joiners"]["interval"] + table["list_joiners"]["search"])
-    # A scalar or tuple follows `=` or `:`; a bracketed list may also follow a joining word
+    # A scalar or tuple follows `=` or `:`, but not a fraction or a pair (`Gamma=5/3`, `SWE=900/60` as
+    # train/test sizes: which part is the setting is not written); a bracketed list may also follow a joining word
     # (`lr ∈ {1e-4, 3e-5}`, `scale_factor range [0.01, 0.1, 1]`, `r ~ Uniform[0.7, 1.0]`).
     return re.compile(
-        rf"(?<![\w.])(?P<key>{_KEY})\s*(?:(?P<sep>{seps})\s*(?P<value>{_TUPLE}|{_VALUE})(?!\w|\.\w)"
+        rf"(?<![\w.])(?P<key>{_KEY})\s*(?:(?P<sep>{seps})\s*(?P<value>{_TUPLE}|{_VALUE})(?!\w|\.\w|\s*/\s*\d)"
         rf"|(?P<join>{seps}|(?<=\s)(?:{joins})(?=[\s\[{{U])|(?:{joins})(?=\s*[\[{{]))\s*(?:{seps})?\s*(?P<list>{_LIST}|{_UNIFORM}))"
     )
 

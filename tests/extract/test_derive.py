@@ -139,3 +139,9 @@ def test_the_words_before_a_key_may_name_the_setting() -> None:
     claim = "64 experts per layer; FFN dim=1024 per expert; cosine decay to min LR=4.0e-5; Adam lr=3e-4"
     got = {(p.name, p.value) for p in assignment_params(claim)}
     assert got == {("intermediate_size", 1024), ("min_learning_rate", 4e-5), ("learning_rate", 3e-4)}
+
+
+def test_a_fraction_or_a_pair_of_sizes_is_no_setting() -> None:
+    # `5/3` is one ratio and `900/60` a train/test pair: neither part alone is what the claim sets.
+    claim = "heat capacity ratio Gamma=5/3; PDEBench-SWE=900/60 (train/test); lr=3e-4"
+    assert [(p.name, p.value) for p in assignment_params(claim)] == [("learning_rate", 3e-4)]
