@@ -133,7 +133,8 @@ def _lookup_key(key: str) -> str | None:
     tables = _params()
     if key in tables.index:
         return tables.index[key]
-    for variant in (key + "s", key[:-1] if key.endswith("s") else None):
+    # A plural or singular of a word, not of a letter: `b` + `s` is `bs`, the batch size.
+    for variant in (key + "s", key[:-1] if key.endswith("s") else None) if len(key) >= 3 else ():
         if variant and variant in tables.index:
             return tables.index[variant]
     for prefix in _PREFIXES:

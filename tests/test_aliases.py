@@ -61,7 +61,7 @@ def test_unknown_and_ambiguous_symbols() -> None:
     assert canonical_param("steps") == "max_steps"
     assert canonical_param("steps", "at inference we sample with 50 steps") == "sampling_steps"
     # A Latin letter is not the Greek one: `A=16` of an MDP is its number of actions, not α.
-    assert canonical_param("A") is None and canonical_param("a") is None
+    assert canonical_param("A") is None and canonical_param("a") is None and canonical_param("b") is None
     assert canonical_param("alpha") == canonical_param("α") == "alpha"
 
 
