@@ -24,6 +24,10 @@ _TUPLE = rf"\(\s*{_VALUE}(?:\s*,\s*{_VALUE})+\s*\)"
 _KEY = r"[A-Za-z\u0370-\u03ff][\w\u0370-\u03ff.\-]*"
 _LIST = rf"[\[{{]\s*{_VALUE}(?:\s*,\s*{_VALUE})*\s*[\]}}]"
 _UNIFORM = rf"(?:Uniform|Unif|U)\s*[\[(]\s*{_VALUE}\s*,\s*{_VALUE}\s*[\])]"
+_TAG = r"\(\s*[A-Za-z][\w\- ]{0,23}\)"
+_TAGGED_REST = re.compile(rf"\s*{_TAG}(?:\s*/\s*{_VALUE}\s*{_TAG})+")
+"""After a value, ` (B) / 8 (L) / 12 (H)`: the rest of a list of values, one per named preset."""
+_TAGGED_ITEM = re.compile(rf"({_VALUE})\s*\(\s*([A-Za-z][\w\- ]{{0,23}}?)\s*\)")
 _IDENT_HINT = re.compile(r"\b(?:[a-z]+(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)\b")
 
 
@@ -97,7 +101,7 @@ def complete_unit(unit: Unit) -> Unit:
         written = assignment_params(text, found["params"]) + heading_params(text)
         # A setting written as `name=value` is explicit; the prose rules' reading of the same name yields.
         named = {p.name for p in written}
-        params = _merge_params([p for p in found["params"] if p.name not in named], written)
+        params = _merge_params([p for p in found["params"] if p.name not in named and not _restated(p, written)], written)
         if params:
             updates["params"] = params
     if unit.kind == UnitKind.PROTOCOL and not unit.entities and found["entities"]:
@@ -154,11 +158,30 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
         key = _qualified(text, m.start(), m.group("key").strip(".-"))
         canon = canonical_param(key)
         raw = m.group("value") or m.group("list")
-        if not _named(key, canon, m.group("sep") or "") or _already(key, raw, known) or _after_reference(text, m.start()):
+        if not _named(key, canon, m.group("sep") or "") or _after_reference(text, m.start()):
             continue
-        param = _written_param(canon or ascii_name(key), key, raw, m.group("join") or m.group("sep"), raw)
+        name = canon or ascii_name(key)
+        if m.group("value") and (rest := _TAGGED_REST.match(text, m.end())):
+            out.extend(_tagged_params(name, key, text[m.start("value"):rest.end()]))
+            continue
+        if _already(key, raw, known):
+            continue
+        param = _written_param(name, key, raw, m.group("join") or m.group("sep"), raw)
         if param is not None:
             out.append(param)
+    return out
+
+
+def _tagged_params(name: str, surface: str, written: str) -> list[Param]:
+    """`n_layers=24 (B) / 32 (L) / 40 (H)`: one setting per named preset, each value under its preset's
+    name (`Param.condition`), so a repository holding only one preset states only one of them."""
+    from sa_align.numbers import parse_quantity
+
+    out = []
+    for value, tag in _TAGGED_ITEM.findall(written):
+        q = parse_quantity(value)
+        if q is not None:
+            out.append(Param(name=name, surface=surface, value=q.scalar(), text=value, condition=tag))
     return out
 
 
@@ -238,11 +261,23 @@ def _already(key: str, raw: str, known) -> bool:
                and p.surface and key.lower() in p.surface.lower() for p in known)
 
 
+def _restated(p: Param, written: list[Param]) -> bool:
+    """The prose rules' reading of a value that a written setting states under a key holding the same
+    words (`layers: diff_head1_layers=6` read as `num_layers = 6` too): one setting, named by its key."""
+    words = _squash(p.surface or "")
+    return bool(words) and any(w.value is not None and w.value == p.value and words in _squash(w.surface or "")
+                               for w in written)
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[\W_]+", "", name.lower())
+
+
 def _merge_params(*groups: list[Param]) -> list[Param]:
     seen: dict[tuple, Param] = {}
     for group in groups:
         for p in group:
-            key = (p.name, p.value, tuple(p.values))
+            key = (p.name, p.value, tuple(p.values), p.condition)
             seen.setdefault(key, p)
     return list(seen.values())
 

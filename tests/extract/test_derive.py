@@ -145,3 +145,19 @@ def test_a_fraction_or_a_pair_of_sizes_is_no_setting() -> None:
     # `5/3` is one ratio and `900/60` a train/test pair: neither part alone is what the claim sets.
     claim = "heat capacity ratio Gamma=5/3; PDEBench-SWE=900/60 (train/test); lr=3e-4"
     assert [(p.name, p.value) for p in assignment_params(claim)] == [("learning_rate", 3e-4)]
+
+
+def test_a_value_per_named_preset_is_one_setting_per_preset() -> None:
+    # Each value belongs to its preset: a repository with the base model alone states one of the three.
+    u = complete_unit(_unit("numerical", "Head layers: head_layers=6 (B) / 8 (L) / 12 (H); per-size mlp_dim=512 (Tiny) / 1024 (Small) / 1024 (Medium)"))
+    got = [(p.name, p.value, p.condition) for p in u.params]
+    assert got == [("head_layers", 6, "B"), ("head_layers", 8, "L"), ("head_layers", 12, "H"),
+                   ("intermediate_size", 512, "Tiny"), ("intermediate_size", 1024, "Small"),
+                   ("intermediate_size", 1024, "Medium")]
+    # The prose rules' `layers: ...=6` is the same setting as the key, not a second one.
+    assert not any(p.name == "num_layers" for p in u.params)
+
+
+def test_a_remark_in_brackets_after_one_value_is_no_preset() -> None:
+    assert [(p.name, p.value, p.condition) for p in assignment_params("lr=3e-4 (Adam), eps=1e-8")] == [
+        ("learning_rate", 3e-4, None), ("epsilon", 1e-8, None)]

@@ -344,7 +344,8 @@ def _site(c: SiteCheck) -> str:
 
 def _say(p: Param, checks: list[SiteCheck], verb: str) -> str:
     stated = p.text or (p.value if p.value is not None else p.values)
-    return f"`{p.name}` (paper: {stated}): code {verb} {_sites(checks)}"
+    preset = f" for {p.condition}" if p.condition else ""
+    return f"`{p.name}` (paper: {stated}{preset}): code {verb} {_sites(checks)}"
 
 
 # --------------------------------------------------------------------------- the judge

@@ -165,10 +165,16 @@ def _words(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
 
 def unit_words(unit: Unit, p: Param) -> frozenset[str]:
     """Words of the unit's claim and hints that are not the parameters' own names (`mnli` in
-    "the learning rate for MNLI"), nor words too generic to tell one setting from another."""
+    "the learning rate for MNLI"), nor words too generic to tell one setting from another.
+
+    A value stated for one preset of several (`Param.condition`: `512 (Tiny) / 1024 (Small)`, a
+    table's column) is about its own preset's words, not the other presets'."""
     from sa_align.aliases import param_aliases
     own = " ".join(f"{q.name} {q.surface or ''} {' '.join(param_aliases(q.name))}" for q in unit.params)
     said = _words(f"{unit.claim} {' '.join(unit.hints)}", generic_words())
+    if p.condition:
+        others = " ".join(q.condition for q in unit.params if q.condition and q.condition != p.condition)
+        said = (said - _words(others)) | _words(p.condition, generic_words())
     return frozenset(said - _words(own))
 
 

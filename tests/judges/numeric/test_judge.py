@@ -627,3 +627,50 @@ async def test_a_yaml_list_item_is_the_preset_its_name_says(small):
     assert verdict.label == Label.ALIGNED and "`Stage 2: video`, the preset the claim names" in verdict.reason
     first = second.model_copy(update={"claim": "Stage 1 AdamW: beta2=0.95"})
     assert judge_numeric(j.context(first)).label == Label.MISMATCHED
+
+
+_SIZES = """
+    SIZES = {
+        "tiny": {"mlp_dim": 512, "num_heads": 4},
+        "small": {"mlp_dim": 1024, "num_heads": 8},
+        "medium": {"mlp_dim": 2048, "num_heads": 8},
+    }
+
+
+    def build(size="tiny"):
+        cfg = SIZES[size]
+        return cfg["mlp_dim"], cfg["num_heads"]
+
+
+    if __name__ == "__main__":
+        build()
+"""
+
+
+async def test_a_value_per_named_preset_is_compared_in_its_own_preset(small):
+    from sa_align.extract.derive import complete_unit
+
+    def unit(claim: str) -> Unit:
+        return complete_unit(Unit(id="s", kind="numerical", claim=claim))
+
+    repo = small({"model.py": _SIZES})
+    every = await repo.judge(unit("Per-size MLP width: mlp_dim=512 (Tiny) / 1024 (Small) / 2048 (Medium)"))
+    assert every.label == Label.ALIGNED
+    # One preset differs: the value the claim gives for it is not what that preset sets.
+    wrong = await repo.judge(unit("Per-size MLP width: mlp_dim=512 (Tiny) / 1024 (Small) / 4096 (Medium)"))
+    assert wrong.label == Label.MISMATCHED
+    assert "(paper: 4096 for Medium): code sets model.py:4 (2048)" in next(v.reason for v in wrong.verdicts if v.judge == "numeric")
+    # Only the first preset written: the others the claim states are not shown, so nothing says `aligned`.
+    only = small({"model.py": """
+        MLP_DIM = 512
+
+
+        def build(mlp_dim=MLP_DIM):
+            return mlp_dim
+
+
+        if __name__ == "__main__":
+            build()
+    """})
+    partial = await only.judge(unit("Per-size MLP width: mlp_dim=512 (Tiny) / 1024 (Small) / 2048 (Medium)"))
+    assert partial.label != Label.ALIGNED
