@@ -9,8 +9,12 @@ experiments/runs/<setup>_basic/<paper>/artifacts/.../paper/paper.md     the pape
 
 The score file is the answer. Only a claim's `id`, `claim` and `source` may
 become unit fields (`units/bench/sabench.yaml: claim_fields`); its score stays in
-`ReferenceClaim` for the metrics, and `evidence`, `judge_reasoning` and
-`search_trace` are never read at all.
+`ReferenceClaim` for the metrics. Of `evidence` only the file paths are read, and
+only to tell whether the published run still holds the files the reference judge
+read (`ReferenceClaim.unseen`): SA-Bench's own `.gitignore` dropped folders such as
+`configs/` and `data/` from every published repository, so some scores rest on
+code nobody can index now. Snippets, `judge_reasoning` and `search_trace` are never
+read at all.
 """
 
 from __future__ import annotations
@@ -105,6 +109,9 @@ class ReferenceClaim(_Model):
     """Where in the paper the claim comes from (a section or table reference)."""
     score: float
     """The reference level, one of 0, 0.25, 0.5, 0.75, 1."""
+    unseen: bool = False
+    """The reference judge cites a file the published run lacks: its score rests partly on code
+    that this benchmark (or anyone reading the published runs) cannot see."""
 
 
 class RunScores(_Model):
@@ -169,7 +176,8 @@ def read_scores(source: Source, run: RunRef) -> RunScores:
     overall = data.get("overall_score")
     if not _number(overall):
         raise RunSkipped(f"score file {rel} has no numeric `overall_score`")
-    claims = [c for dim, body in data["dimensions"].items() for c in _claims(rel, dim, body)]
+    present = {p[len(run.repo) + 1:] for p in source.files_under(run.repo)}
+    claims = [c for dim, body in data["dimensions"].items() for c in _claims(rel, dim, body, present)]
     if not claims:
         raise RunSkipped(f"score file {rel} holds no claims")
     return RunScores(model=str(data.get("model") or "unknown"), overall_score=float(overall), claims=tuple(claims))
@@ -179,7 +187,7 @@ def _number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def _claims(rel: str, dim: str, body: Any) -> list[ReferenceClaim]:
+def _claims(rel: str, dim: str, body: Any, present: set[str]) -> list[ReferenceClaim]:
     if dim not in tables().dimensions:
         raise RunSkipped(f"score file {rel} has an unknown dimension {dim!r}")
     items = body.get("claims") if isinstance(body, dict) else None
@@ -194,8 +202,25 @@ def _claims(rel: str, dim: str, body: Any) -> list[ReferenceClaim]:
             raise RunSkipped(f"score file {rel}: claim {item['id']} has a missing or out-of-range score {score!r}")
         source = item.get("source")
         out.append(ReferenceClaim(id=str(item["id"]), dimension=dim, claim=item["claim"],
-                                  source=source if isinstance(source, str) else None, score=float(score)))
+                                  source=source if isinstance(source, str) else None, score=float(score),
+                                  unseen=_cites_absent(item.get("evidence"), present)))
     return out
+
+
+def _cites_absent(evidence: Any, present: set[str]) -> bool:
+    """Whether the reference's evidence names a file that is not in the published repository
+    (paths only; a malformed evidence list says nothing)."""
+    if not isinstance(evidence, list):
+        return False
+    cited = {e["file"] for e in evidence if isinstance(e, dict) and isinstance(e.get("file"), str) and e["file"].strip()}
+    return any(_repo_path(f) not in present for f in cited)
+
+
+def _repo_path(cited: str) -> str:
+    path = cited.strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path.lstrip("/")
 
 
 def paper_file(source: Source, paper: str) -> str | None:

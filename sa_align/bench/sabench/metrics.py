@@ -103,6 +103,12 @@ class SABenchMetrics(_Model):
     """Run-level agreement."""
     probability: ProbabilityMetrics = Field(default_factory=ProbabilityMetrics)
     """The calibrated judge's probability, when the runs had one."""
+    unseen: int = 0
+    """Claims whose reference cites a file the published run lacks (`ClaimOutcome.reference_unseen`)."""
+    seen: ClaimMetrics = Field(default_factory=ClaimMetrics)
+    """The claim figures over the other claims: those whose reference read only files the run still holds."""
+    seen_probability: ProbabilityMetrics = Field(default_factory=ProbabilityMetrics)
+    """The probability figures over the same claims."""
 
 
 def claim_metrics(outcomes: Sequence[ClaimOutcome]) -> ClaimMetrics:
@@ -229,12 +235,14 @@ def confusion(outcomes: Sequence[ClaimOutcome]) -> dict[str, dict[str, int]]:
 def sabench_metrics(records: Sequence[RunRecord]) -> SABenchMetrics:
     outcomes = [o for r in records for o in r.outcomes]
     dims = sorted({o.dimension for o in outcomes})
+    seen = [o for o in outcomes if not o.reference_unseen]
     return SABenchMetrics(
         overall=claim_metrics(outcomes),
         by_dimension={d: claim_metrics([o for o in outcomes if o.dimension == d]) for d in dims},
         confusion=confusion(outcomes),
         run=run_metrics(records),
         probability=probability_metrics(outcomes),
+        unseen=len(outcomes) - len(seen), seen=claim_metrics(seen), seen_probability=probability_metrics(seen),
     )
 
 

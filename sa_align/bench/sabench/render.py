@@ -26,6 +26,8 @@ def _claims_table(m: "SABenchMetrics") -> list[str]:
         _claim_row("all", m.overall),
     ]
     lines += [_claim_row(dim, dm) for dim, dm in m.by_dimension.items()]
+    if m.unseen:
+        lines.append(_claim_row("reference read only files the run holds", m.seen))
     return lines
 
 
@@ -43,6 +45,12 @@ def _run_lines(m: "SABenchMetrics") -> list[str]:
             f"ECE {_f(p.ece, 4)}",
             f"- run-score Spearman from expected scores (every claim counts): {_f(r.spearman_expected)}",
         ]
+    if m.unseen:
+        s, n = m.seen_probability, m.overall.claims
+        lines.append(f"- {m.unseen} of {n} claims ({m.unseen / n:.0%}) are scored on files the published run lacks "
+                     "(the reference cites them; SA-Bench's `.gitignore` dropped folders such as `configs/` and `data/`)"
+                     + (f"; on the others the probability's ROC AUC is {_f(s.roc_auc)}, Brier skill {_f(s.brier_skill)}"
+                        if s.claims else ""))
     return lines
 
 

@@ -50,6 +50,8 @@ class ClaimOutcome(_Model):
     """`D1`..`D4`."""
     reference: float
     """The reference judge's level."""
+    reference_unseen: bool = False
+    """The reference judge cites a file the published run lacks (`ReferenceClaim.unseen`)."""
     label: Label
     """Our final label."""
     score: float | None
@@ -210,7 +212,7 @@ def _outcomes(scores: RunScores, report: DriftReport) -> list[ClaimOutcome]:
         reason = _reason(result) if result else "not evaluated"
         cal = result.calibration if result else None
         out.append(ClaimOutcome(
-            claim_id=claim.id, dimension=claim.dimension, reference=claim.score, label=label,
+            claim_id=claim.id, dimension=claim.dimension, reference=claim.score, reference_unseen=claim.unseen, label=label,
             score=result.score if decided else None, confidence=result.confidence if result else 0.0,
             reason=reason[:400], needs_review=bool(result and result.needs_review),
             probability=cal.probability if cal else None, expected_score=cal.expected_score if cal else None,

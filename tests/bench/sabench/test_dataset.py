@@ -95,3 +95,24 @@ def test_a_folder_that_is_not_sabench_is_refused(tmp_path):
         open_source(tmp_path)
     with pytest.raises(DatasetError, match="not a folder"):
         open_source(tmp_path / "absent")
+
+
+def test_a_reference_that_read_files_the_published_run_lacks_is_marked(source):
+    # alpha_basic holds the train.py its reference cites; beta_agent's repository has only empty.py.
+    assert not any(c.unseen for c in read_scores(source, RunRef(setup="alpha_basic", paper="tiny-sgd")).claims)
+    assert all(c.unseen for c in read_scores(source, RunRef(setup="beta_agent", paper="tiny-sgd")).claims)
+
+
+def test_only_the_cited_paths_are_read_and_none_is_kept(tmp_path):
+    repo = tmp_path / "experiments" / "runs" / "x_basic" / "p" / "repo"
+    (repo / "result").mkdir(parents=True)
+    (repo / "train.py").write_text("lr = 0.1\n")
+    cited = [{"file": "./train.py", "snippet": "LEAKMARK-snippet"}, {"file": "configs/LEAKMARK.yaml"}]
+    claims = [{"id": "p-D1-001", "claim": "lr=0.1", "score": 1.0, "evidence": cited[:1]},
+              {"id": "p-D1-002", "claim": "lr=0.1", "score": 1.0, "evidence": cited},
+              {"id": "p-D1-003", "claim": "lr=0.1", "score": 1.0, "evidence": "not a list"}]
+    body = {"model": "m", "overall_score": 1.0, "dimensions": {"D1": {"claims": claims}}}
+    (repo / "result" / "p-sau-score.json").write_text(json.dumps(body))
+    scores = read_scores(open_source(tmp_path), RunRef(setup="x_basic", paper="p"))
+    assert [c.unseen for c in scores.claims] == [False, True, False]
+    assert "LEAKMARK" not in scores.model_dump_json()
