@@ -19,6 +19,8 @@ class Candidate(_Model):
     """Where the candidate code is."""
     score: float
     """Fused retrieval score; higher is more likely."""
+    score_without_embedding: float | None = None
+    """The fused score without the embedding signal; `None` when no embedding ranked this unit's candidates. The calibrated judge reads this one, since its model is trained without embeddings."""
     why: list[str] = Field(default_factory=list)
     """Which signals found it (`bm25`, `param:learning_rate=0.0003`, `embedding`, `callee-of:train`)."""
     snippet: str = ""

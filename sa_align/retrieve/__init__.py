@@ -275,10 +275,14 @@ class Retriever:
             first, _, _ = self._fuse(signals)
             signals["graph"] = self._graph(first)
         order, score, why = self._fuse(signals)
+        # The calibrated judge's model is trained without embeddings: it reads the scores fused without them.
+        plain = self._fuse({k: v for k, v in signals.items() if k != "embedding"})[1] if signals["embedding"] else None
         terms = set(tokens)
-        return [self._candidate(cid, score[cid], why[cid], focus.get(cid), terms) for cid in order[: self.config.top_k]]
+        return [self._candidate(cid, score[cid], why[cid], focus.get(cid), terms,
+                                None if plain is None else plain.get(cid, 0.0)) for cid in order[: self.config.top_k]]
 
-    def _candidate(self, cid: int, score: float, why: list[str], focus: int | None, terms: set[str]) -> Candidate:
+    def _candidate(self, cid: int, score: float, why: list[str], focus: int | None, terms: set[str],
+                   without_embedding: float | None = None) -> Candidate:
         chunk = self.chunks[cid]
         start, end = chunk.start_line, chunk.end_line
         if end - start + 1 > MAX_SNIPPET_LINES:
@@ -290,7 +294,8 @@ class Retriever:
         if focus is None or not start <= focus <= end:
             focus = self._best_line(lines, start, terms)
         span = CodeSpan(path=chunk.path, start_line=start, end_line=max(start, end), symbol=symbol)
-        return Candidate(span=span, score=round(score, 6), why=why, snippet="\n".join(lines), focus_line=focus)
+        return Candidate(span=span, score=round(score, 6), why=why, snippet="\n".join(lines), focus_line=focus,
+                         score_without_embedding=None if without_embedding is None else round(without_embedding, 6))
 
     def _best_line(self, lines: list[str], start: int, terms: set[str]) -> int | None:
         """The line sharing the rarest query terms (summed BM25 idf); the first such line on ties."""

@@ -92,3 +92,23 @@ def test_embeddings_are_used_and_cached(index, tmp_path):
     assert cached
     again = build_retriever(index, cfg)
     assert (again.matrix == retriever.matrix).all()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not available(), reason="sentence-transformers is not installed")
+def test_each_candidate_keeps_its_score_fused_without_the_embedding(index, tmp_path):
+    from sa_align.calibrate.features import without_embedding
+
+    unit = Unit(id="n", kind="numerical", claim="Label smoothing of 0.1 and a learning rate of 0.1")
+    plain = build_retriever(index, EvalConfig(embeddings=False, top_k=8)).retrieve(unit)
+    embedded = build_retriever(index, EvalConfig(embeddings=True, cache_dir=tmp_path, top_k=8)).retrieve(unit)
+    assert all(c.score_without_embedding is None for c in plain)
+    assert any(w.startswith("embedding:") for c in embedded for w in c.why)
+    assert all(c.score_without_embedding is not None and c.score_without_embedding <= c.score for c in embedded)
+    # Read without the embedding, a candidate both runs found has the score and reasons of the run without it.
+    before = {(c.span.path, c.span.start_line): c for c in plain}
+    shared = [c for c in without_embedding(embedded) if (c.span.path, c.span.start_line) in before]
+    assert shared
+    for c in shared:
+        assert c.score == before[c.span.path, c.span.start_line].score
+        assert c.why == before[c.span.path, c.span.start_line].why
