@@ -53,10 +53,25 @@ def stated_quantities(text: str) -> list[tuple[float, float]]:
     # A quote converted from PDF spaces its math out (`$1 0 ^ { - 6 }$`, `$0 . 9$`): one number each.
     found = with_spaced(find_quantities(text), math_quantities(text, 0, len(text)))
     for start, end, q in sorted(found + _dimensions(text), key=lambda t: t[:2]):
-        if q.value in ignore or _reference_re().search(text[max(0, start - 16):start]) or _list_marker(text, start, end):
+        if (q.value in ignore or _reference_re().search(text[max(0, start - 16):start]) or _list_marker(text, start, end)
+                or _cited_year(text, start, end, q)):
             continue
         out.append((q.value, q.number))
     return out
+
+
+_AUTHOR = r"[A-Z][A-Za-z'\-]+(?:\s+(?:et\s+al\.?|(?:and|&)\s+[A-Z][A-Za-z'\-]+))?"
+_CITED_BY = re.compile(rf"(?:\(([^()]*?)\b{_AUTHOR},?\s*|\b{_AUTHOR}\s*\(\s*)$")
+"""`(by Klenke, 2014`, `(Kingma & Ba, 2015`, `He et al. (2016`: an author's name right before the number,
+inside a citation's brackets (`Adam, 2000 steps` names no author)."""
+
+
+def _cited_year(text: str, start: int, end: int, q) -> bool:
+    """A year right after an author's name, in brackets (`(by Klenke, 2014, Definition 1.79)`), dates a
+    citation: it is no setting."""
+    if not (q.integral and 1900 <= q.value <= 2099 and end - start == 4):
+        return False
+    return bool(_CITED_BY.search(text[max(0, start - 80):start])) and re.match(r"[a-z]?(?:[,;)]|$)", text[end:end + 2]) is not None
 
 
 def _list_marker(text: str, start: int, end: int) -> bool:

@@ -35,6 +35,9 @@ def test_reference_numbers_and_small_integers_are_not_stated_values():
     assert stated_numbers("a weight decay of $1 \\times 1 0 ^ { - 6 }$ and betas $( 0 . 9 , 0 . 9 9 9 )$") == [1e-6, 0.9, 0.999]
     # A size written without spaces states each side; a speed-up factor states nothing.
     assert stated_numbers("128x128 crops of 256X256 images, 32x32x3 inputs, 10x faster") == [128, 128, 256, 256, 32, 32, 3]
+    # A year after an author's name in a citation's brackets dates the citation; after a method's name it may be a setting.
+    assert stated_numbers("any subset (by Klenke, 2014, Definition 1.79); as He et al. (2016) did") == []
+    assert stated_numbers("warm-up (Goyal et al., 2017; Smith, 2018) for 2000 steps; Adam, 2000 iterations") == [2000, 2000]
 
 
 def test_numbers_no_parameter_carries_are_unchecked():
