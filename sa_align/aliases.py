@@ -140,7 +140,8 @@ def _lookup_key(key: str) -> str | None:
     for prefix in _PREFIXES:
         if key.startswith(prefix) and len(key) > len(prefix) + 1:
             rest = key[len(prefix):]
-            if rest in tables.index:
+            # `initial time steps` counts the steps a model starts from, not training steps.
+            if rest in tables.index and prefix not in _qualifiers().get(tables.index[rest], ()):
                 return tables.index[rest]
     return None
 
@@ -392,7 +393,26 @@ def find_param_mentions(
             return _resolve_symbol(tables.symbols[key], near)
         return tables.paper_keys.get(key) or tables.paper_keys.get(key.replace("numbersof", "numberof"))
 
-    return _scan(text, start, end, lookup, _param_prefixes())
+    return [m for m in _scan(text, start, end, lookup, _param_prefixes()) if not _qualified_count(text, m)]
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z\-]*)[ \t]+$")
+
+
+def _qualified_count(text: str, m: Mention) -> bool:
+    """A generic count noun after a word that says what it counts (`10 input time steps`): no setting
+    of that name (`qualified_counts` in `units/aliases/params.yaml`)."""
+    words = _qualifiers().get(m.target) if isinstance(m.target, str) else None
+    if not words:
+        return False
+    before = _WORD_BEFORE.search(text[max(0, m.start - 40):m.start])
+    return before is not None and before.group(1).lower() in words
+
+
+@lru_cache(maxsize=1)
+def _qualifiers() -> dict[str, frozenset[str]]:
+    table = load_yaml("aliases/params.yaml").get("qualified_counts") or {}
+    return {name: frozenset(str(w).lower() for w in words) for name, words in table.items()}
 
 
 _SUBSCRIPTED = re.compile(r"[{}+]|(?<![A-Za-z])[A-Za-z]_|_[A-Za-z0-9]$")

@@ -147,3 +147,15 @@ def test_math_that_spells_a_name_without_its_notation_names_no_entity() -> None:
     assert found("the schedule hat_alpha_{T+1} and alpha_bar_t, with r_2 = r + 2 and b_{p_d}") == []
     assert found("we fine-tune bart-large and report macro_F1 on the test_split") == [
         ("BART", "bart-large"), ("F1", "macro_F1"), ("test", "test_split")]
+
+
+def test_a_generic_count_after_a_word_that_says_what_it_counts_is_no_training_length() -> None:
+    def named(text: str) -> list:
+        return [m.target for m in find_param_mentions(text)]
+
+    assert named("we predict 20 future time steps from 10 input time steps") == []
+    assert named("100 imagination steps per iteration, 5 thinking steps") == []
+    # Training lengths keep their name, and so do qualifiers with a setting of their own.
+    assert named("100000 steps with 1000 warmup steps, 200k training steps") == ["max_steps", "warmup_steps", "max_steps"]
+    assert canonical_param("initial time steps") is None
+    assert canonical_param("initial learning rate") == canonical_param("init_lr") == "learning_rate"

@@ -376,3 +376,13 @@ def test_steps_of_a_sampler_are_not_training_steps_and_past_tense_states_a_setti
     params = _by_name(text)
     assert params["max_steps"][1] == 400000 and params["sampling_steps"] == ("steps", 100)
     assert params["guidance_scale"] == ("CFG", 4.5) and params["action_repeat"] == ("action repeat", 4)
+
+
+def test_steps_a_qualifier_says_are_not_training_steps_are_named_by_their_words() -> None:
+    from sa_align.extract.rules import rule_units
+
+    text = ("For the training, we consider 10 initial time steps and train to predict the following time step. "
+            "We train for 5000 steps.")
+    params = {(p.name, p.value) for u in rule_units(paper_from_text(text, format="text")) for p in u.params}
+    assert ("initial_time_steps", 10) in params and ("max_steps", 5000) in params
+    assert ("max_steps", 10) not in params
