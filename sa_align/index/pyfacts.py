@@ -77,9 +77,10 @@ _POSITIONAL_LITERALS = frozenset({"integer", "float", "unary_operator", "binary_
 
 
 @lru_cache(maxsize=1)
-def call_rules() -> tuple[frozenset[str], tuple[re.Pattern[str], ...]]:
+def call_rules() -> tuple[frozenset[str], tuple[re.Pattern[str], ...], re.Pattern[str]]:
     data = load_yaml("calls.yaml")
-    return frozenset(data["cli_methods"]), tuple(re.compile(p) for p in data["positional_skip_callees"])
+    return (frozenset(data["cli_methods"]), tuple(re.compile(p) for p in data["positional_skip_callees"]),
+            re.compile(data["display_callees"]))
 
 
 @lru_cache(maxsize=1)
@@ -87,6 +88,18 @@ def shape_keywords() -> tuple[frozenset[bytes], re.Pattern[str]]:
     """Keywords (as the parser's bytes) that give a shape or sample count in the matching callees."""
     data = load_yaml("calls.yaml")["shape_keywords"]
     return frozenset(k.encode() for k in data["keywords"]), re.compile(data["callees"])
+
+
+class _Memo(dict):
+    """`memo[key]` is `test(key)`, computed once per key."""
+
+    def __init__(self, test) -> None:
+        super().__init__()
+        self.test = test
+
+    def __missing__(self, key: str) -> bool:
+        value = self[key] = self.test(key)
+        return value
 
 
 class Arguments:
@@ -99,16 +112,18 @@ class Arguments:
     def __init__(self, rel: str, owners: "Owners", best: dict[int, tuple[int, list[dict[str, Any]]]],
                  source: bytes | None = None):
         self.rel, self.owners, self.best, self.source = rel, owners, best, source
-        self.cli_methods, self.skips = call_rules()
+        self.cli_methods, self.skips, self.display = call_rules()
         self.shape_names, self.shape_callees = shape_keywords()
-        self.skipped: dict[str, bool] = {}
-        self.shaping: dict[str, bool] = {}
+        # Callee spellings recur: each test runs once per spelling and file.
+        self.skipped = _Memo(lambda written: any(p.search(written) for p in self.skips))
+        self.shaping = _Memo(lambda written: bool(self.shape_callees.search(written)))
+        self.drawing = _Memo(lambda written: bool(self.display.search(written)))
 
     def add_all(self, call_nodes: list[tuple[Node, str, Node]]) -> None:
         cli_methods = self.cli_methods
         for callee, written, call in call_nodes:
             args = call.child_by_field_name("arguments")
-            if args is None or args.type != "argument_list" or not args.named_child_count:
+            if args is None or args.type != "argument_list" or not args.named_child_count or self.drawing[written]:
                 continue
             children = args.named_children
             cli = callee.type == "attribute" and written.rsplit(".", 1)[-1].strip() in cli_methods \
@@ -129,26 +144,16 @@ class Arguments:
                     self._kwarg(callee, name, value)
                 if cli and name.text == b"default" and self._free(value.start_byte, 0):
                     self._cli(callee, call, value)
-            elif kind in _POSITIONAL_LITERALS and not self._skip(written) and self._free(arg.start_byte, 2):
+            elif kind in _POSITIONAL_LITERALS and not self.skipped[written] and self._free(arg.start_byte, 2):
                 self._positional(callee, position, arg)
 
     def _free(self, start: int, rank: int) -> bool:
         prev = self.best.get(start)
         return prev is None or prev[0] > rank
 
-    def _skip(self, written: str) -> bool:
-        skip = self.skipped.get(written)
-        if skip is None:
-            skip = self.skipped[written] = any(p.search(written) for p in self.skips)
-        return skip
-
     def _shape(self, written: str, name: Node) -> bool:
-        """Whether the keyword gives a shape or sample count (`units/calls.yaml: shape_keywords`);
-        the callee is matched once per spelling, the keyword only for callees that match."""
-        shaping = self.shaping.get(written)
-        if shaping is None:
-            shaping = self.shaping[written] = bool(self.shape_callees.search(written))
-        return shaping and name.text in self.shape_names
+        """Whether the keyword gives a shape or sample count (`units/calls.yaml: shape_keywords`)."""
+        return self.shaping[written] and name.text in self.shape_names
 
     def _kwarg(self, callee: str, name_node: Node, lit: Node) -> None:
         value, raw = literal_and_raw(lit, source=self.source)

@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-INDEX_FORMAT = 8
+INDEX_FORMAT = 9
 """Bump whenever extraction or the stored shape changes."""
 
 

@@ -167,3 +167,10 @@ def test_shape_and_sample_count_keywords_set_nothing():
            b"img = resize(img, size=256)\nopt = Adam(params, lr=1e-3)\n")
     got = {v.key_path: v.value for v in extract_python("t.py", src).values if v.source == "kwarg"}
     assert got == {"choice.replace": False, "resize.size": 256, "Adam.lr": 1e-3}
+
+
+def test_the_arguments_of_calls_that_draw_a_figure_set_nothing():
+    src = (b"plt.grid(alpha=0.3)\naxes[0].plot(x, y, linewidth=2, alpha=0.8)\nfig, ax = plt.subplots(1, 2, figsize=(8, 4))\n"
+           b"opt = torch.optim.RMSprop(params, lr=1e-3, alpha=0.99)\nsns.heatmap(m, vmin=0, vmax=1)\nstep = scheduler.step(3)\n")
+    got = {v.key_path: v.value for v in extract_python("t.py", src).values if v.source in ("kwarg", "positional")}
+    assert got == {"RMSprop.lr": 1e-3, "RMSprop.alpha": 0.99, "scheduler.step[0]": 3}
