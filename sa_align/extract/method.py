@@ -12,7 +12,7 @@ import re
 
 from sa_align.aliases import GREEK_NAMES as _GREEK
 from sa_align.aliases import find_entities
-from sa_align.extract.text import Sentence, cue_regex, cues, math_spans
+from sa_align.extract.text import Sentence, cue_regex, cues, is_result_sentence, math_spans
 
 _SUBSCRIPTED = re.compile(r"(?<![A-Za-z\\])([A-Za-z])_\{?\\?([A-Za-z0-9]{1,8})\}?")
 _ACCENTED = re.compile(
@@ -38,13 +38,28 @@ def _math_in(sent: Sentence, spans: list[tuple[int, int]], ends: list[int]) -> l
 
 
 def is_method_sentence(sent: Sentence, math: list[str]) -> bool:
-    """An equation with `=`/`\\leftarrow`, or a method cue, in a sentence that is not only numbers."""
+    """An equation with `=`/`\\leftarrow`, or a method cue, in a sentence that is not only numbers
+    and reports no outcome."""
     if math and all(_NUMERIC_ONLY.match(m) for m in math):
+        return False
+    if reports_outcome(sent.text):
         return False
     has_eq = any(re.search(r"=|\\leftarrow|\\gets|\\propto|:=", m) for m in math)
     if has_eq:
         return True
     return bool(cue_regex("method", "cues").search(sent.text)) and len(sent.text.split()) >= 6
+
+
+def reports_outcome(sentence: str) -> bool:
+    """A result sentence with a number in it ("our approach can outperform FNO+PINN by up to 30%",
+    "results in ... ($R^2 = 0.635$)"): what the method achieved, not what it computes."""
+    from sa_align.extract.spaced import with_spaced, math_quantities
+    from sa_align.numbers import find_quantities
+
+    if not is_result_sentence(sentence):
+        return False
+    found = with_spaced(find_quantities(sentence), math_quantities(sentence, 0, len(sentence)))
+    return any(q.value not in (0, 1, 2) for _s, _e, q in found)
 
 
 def math_identifiers(math: str) -> list[str]:

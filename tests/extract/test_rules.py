@@ -386,3 +386,13 @@ def test_steps_a_qualifier_says_are_not_training_steps_are_named_by_their_words(
     params = {(p.name, p.value) for u in rule_units(paper_from_text(text, format="text")) for p in u.params}
     assert ("initial_time_steps", 10) in params and ("max_steps", 5000) in params
     assert ("max_steps", 10) not in params
+
+
+def test_a_sentence_reporting_an_outcome_with_a_number_is_no_method_unit() -> None:
+    from sa_align.extract.rules import rule_units
+
+    text = ("## 3 Method\n\nWe propose a sensitivity loss $L_s = \\| J - \\hat{J} \\|^2$ added to the data loss. "
+            "We show that our approach can outperform the physics-informed baseline by up to $30 \\%$. "
+            "Retrieving the parameter results in large scattering with the baseline ($R ^ { 2 } = 0 . 6 3 5$).")
+    quotes = [u.quote for u in rule_units(paper_from_text(text, format="markdown")) if u.kind == UnitKind.METHOD]
+    assert len(quotes) == 1 and quotes[0].startswith("We propose a sensitivity loss")
