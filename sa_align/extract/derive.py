@@ -24,10 +24,10 @@ _TUPLE = rf"\(\s*{_VALUE}(?:\s*,\s*{_VALUE})+\s*\)"
 _KEY = r"[A-Za-z\u0370-\u03ff][\w\u0370-\u03ff.\-]*"
 _LIST = rf"[\[{{]\s*{_VALUE}(?:\s*,\s*{_VALUE})*\s*[\]}}]"
 _UNIFORM = rf"(?:Uniform|Unif|U)\s*[\[(]\s*{_VALUE}\s*,\s*{_VALUE}\s*[\])]"
-_TAG = r"\(\s*[A-Za-z][\w\- ]{0,23}\)"
+_TAG = r"\(\s*([A-Za-z][\w\- ]{0,23}?)\s*\)"
 _TAGGED_REST = re.compile(rf"\s*{_TAG}(?:\s*/\s*{_VALUE}\s*{_TAG})+")
 """After a value, ` (B) / 8 (L) / 12 (H)`: the rest of a list of values, one per named preset."""
-_TAGGED_ITEM = re.compile(rf"({_VALUE})\s*\(\s*([A-Za-z][\w\- ]{{0,23}}?)\s*\)")
+_TAGGED_ITEM = re.compile(rf"({_VALUE})\s*{_TAG}")
 _IDENT_HINT = re.compile(r"\b(?:[a-z]+(?:_[a-z0-9]+)+|[a-z]+[A-Z]\w*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+)\b")
 
 

@@ -12,7 +12,9 @@ import re
 
 from sa_align.aliases import GREEK_NAMES as _GREEK
 from sa_align.aliases import find_entities
+from sa_align.extract.spaced import math_quantities, with_spaced
 from sa_align.extract.text import Sentence, cue_regex, cues, is_result_sentence, math_spans
+from sa_align.numbers import find_quantities
 
 _SUBSCRIPTED = re.compile(r"(?<![A-Za-z\\])([A-Za-z])_\{?\\?([A-Za-z0-9]{1,8})\}?")
 _ACCENTED = re.compile(
@@ -53,9 +55,6 @@ def is_method_sentence(sent: Sentence, math: list[str]) -> bool:
 def reports_outcome(sentence: str) -> bool:
     """A result sentence with a number in it ("our approach can outperform FNO+PINN by up to 30%",
     "results in ... ($R^2 = 0.635$)"): what the method achieved, not what it computes."""
-    from sa_align.extract.spaced import with_spaced, math_quantities
-    from sa_align.numbers import find_quantities
-
     if not is_result_sentence(sentence):
         return False
     found = with_spaced(find_quantities(sentence), math_quantities(sentence, 0, len(sentence)))

@@ -114,10 +114,12 @@ class Arguments:
         self.rel, self.owners, self.best, self.source = rel, owners, best, source
         self.cli_methods, self.skips, self.display = call_rules()
         self.shape_names, self.shape_callees = shape_keywords()
-        # Callee spellings recur: each test runs once per spelling and file.
-        self.skipped = _Memo(lambda written: any(p.search(written) for p in self.skips))
-        self.shaping = _Memo(lambda written: bool(self.shape_callees.search(written)))
-        self.drawing = _Memo(lambda written: bool(self.display.search(written)))
+        # Callee spellings recur: each test runs once per spelling and file (the tests hold no
+        # reference to `self`, so no cycle outlives a file while the collector is off).
+        skips, shaping, display = self.skips, self.shape_callees, self.display
+        self.skipped = _Memo(lambda written: any(p.search(written) for p in skips))
+        self.shaping = _Memo(lambda written: bool(shaping.search(written)))
+        self.drawing = _Memo(lambda written: bool(display.search(written)))
 
     def add_all(self, call_nodes: list[tuple[Node, str, Node]]) -> None:
         cli_methods = self.cli_methods
