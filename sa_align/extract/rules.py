@@ -11,7 +11,7 @@ from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
 from sa_align.extract.table_kind import caption_span
 from sa_align.extract.tables import own_columns, settings_cells, side_by_side, table_entities, table_units
-from sa_align.extract.text import SectionLookup, Sentence, clean, skipped, split_sentences
+from sa_align.extract.text import SectionLookup, Sentence, clean, cue_regex, skipped, split_sentences
 from sa_align.models import Attribution, CharSpan, Paper, Param, Region, Unit, UnitKind
 from sa_align.paper.tables import find_tables, parse_html_table
 
@@ -182,7 +182,8 @@ def rule_units(paper: Paper, *, word_named: bool = True) -> list[Unit]:
     b = _Builder(paper, word_named)
     # Markdown pipe tables stay sentences too: their rows read as `| name | value |` already.
     skip = [r for r in paper.regions if r.kind != "table" or paper.text.startswith("<", r.start)]
-    sentences = _outside(skip, split_sentences(paper))
+    # A sentence about what could be done next states nothing the paper did.
+    sentences = [s for s in _outside(skip, split_sentences(paper)) if not cue_regex("speculative").search(s.text)]
     prev_end = None
     for sent in sentences:
         _numeric_and_protocol(b, sent, prev_end)

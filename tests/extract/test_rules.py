@@ -396,3 +396,12 @@ def test_a_sentence_reporting_an_outcome_with_a_number_is_no_method_unit() -> No
             "Retrieving the parameter results in large scattering with the baseline ($R ^ { 2 } = 0 . 6 3 5$).")
     quotes = [u.quote for u in rule_units(paper_from_text(text, format="markdown")) if u.kind == UnitKind.METHOD]
     assert len(quotes) == 1 and quotes[0].startswith("We propose a sensitivity loss")
+
+
+def test_a_sentence_about_what_could_be_done_next_gives_no_unit() -> None:
+    from sa_align.extract.rules import rule_units
+
+    text = ("## 5 Detection\n\nWe train a logistic regression on TF-IDF features of 50 responses per model. "
+            "We believe detection accuracy could be further improved by fine-tuning a pretrained model like BERT.")
+    units = rule_units(paper_from_text(text, format="markdown"))
+    assert units and not any("BERT" in u.quote for u in units)
