@@ -52,13 +52,17 @@ def stated_quantities(text: str) -> list[tuple[float, float]]:
     out = []
     # A quote converted from PDF spaces its math out (`$1 0 ^ { - 6 }$`, `$0 . 9$`): one number each.
     found = with_spaced(find_quantities(text), math_quantities(text, 0, len(text)))
+    ranges = [m.span() for m in _INDEX_RANGE.finditer(text)]
     for start, end, q in sorted(found + _dimensions(text), key=lambda t: t[:2]):
         if (q.value in ignore or _reference_re().search(text[max(0, start - 16):start]) or _list_marker(text, start, end)
-                or _cited_year(text, start, end, q)):
+                or _cited_year(text, start, end, q) or any(a <= start and end <= b for a, b in ranges)):
             continue
         out.append((q.value, q.number))
     return out
 
+
+_INDEX_RANGE = re.compile(r"\[\s*-?\d*\s*:\s*-?\d*\s*\]")
+"""`vel[3:6]`, `obs[9:21]`: where a field sits in a vector, not a value the code must write."""
 
 _AUTHOR = r"[A-Z][A-Za-z'\-]+(?:\s+(?:et\s+al\.?|(?:and|&)\s+[A-Z][A-Za-z'\-]+))?"
 _CITED_BY = re.compile(rf"(?:\(([^()]*?)\b{_AUTHOR},?\s*|\b{_AUTHOR}\s*\(\s*)$")

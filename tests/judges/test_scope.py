@@ -38,6 +38,8 @@ def test_reference_numbers_and_small_integers_are_not_stated_values():
     # A year after an author's name in a citation's brackets dates the citation; after a method's name it may be a setting.
     assert stated_numbers("any subset (by Klenke, 2014, Definition 1.79); as He et al. (2016) did") == []
     assert stated_numbers("warm-up (Goyal et al., 2017; Smith, 2018) for 2000 steps; Adam, 2000 iterations") == [2000, 2000]
+    # Where a field sits in an observation vector is no value to look for; the vector's size is.
+    assert stated_numbers("observation 45 dims: base vel[0:3], gravity[6:9], joint pos[9:21], tail[ : 48]; lr [3e-4]") == [45, 3e-4]
 
 
 def test_numbers_no_parameter_carries_are_unchecked():
