@@ -415,6 +415,8 @@ def _qualifiers() -> dict[str, frozenset[str]]:
     return {name: frozenset(str(w).lower() for w in words) for name, words in table.items()}
 
 
+_SECTION_NUMBER = re.compile(r"[A-Z]\.\d+")
+"""`C.4`, `F.1`: an appendix section's number, not the C4 dataset or the F1 score."""
 _SUBSCRIPTED = re.compile(r"[{}+]|(?<![A-Za-z])[A-Za-z]_|_[A-Za-z0-9]$")
 """Math that spells a name only once its notation is dropped (`alpha_bar_t` as BART, `r_2` and
 `r + 2` as R2, `b_{p_d}`): a symbol with its subscript, or an operator, names no dataset, metric or method."""
@@ -428,4 +430,5 @@ def find_entities(text: str, start: int = 0, end: int | None = None) -> list[Men
     def lookup(key: str, raw: str) -> tuple[str, str] | None:
         return tables.exact.get(raw) or tables.index.get(key)
 
-    return [m for m in _scan(text, start, end, lookup, _entity_prefixes()) if not _SUBSCRIPTED.search(m.surface)]
+    return [m for m in _scan(text, start, end, lookup, _entity_prefixes())
+            if not _SUBSCRIPTED.search(m.surface) and not _SECTION_NUMBER.fullmatch(m.surface)]

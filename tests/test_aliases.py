@@ -102,6 +102,13 @@ def test_case_sensitive_entities_and_plain_words() -> None:
     assert canonical_entity("is") is None and canonical_entity("map") is None
     assert canonical_entity("train") is None
     assert canonical_entity("MATH") == ("dataset", "MATH") and canonical_entity("math") is None
+    assert canonical_entity("KID") == ("metric", "KID") and canonical_entity("kid") is None
+
+
+def test_an_appendix_section_number_names_no_entity() -> None:
+    found = lambda text: [m.target[1] for m in find_entities(text)]  # noqa: E731
+    assert found("# C.4 EXPERIMENTS ON LARGER MODELS") == [] and found("# F.1 EVALUATION PROMPTS") == []
+    assert found("We pretrain on C4 and report F1.") == ["C4", "F1"]
 
 
 def test_entity_aliases() -> None:

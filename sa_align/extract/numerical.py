@@ -36,6 +36,7 @@ _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?")
 _MILESTONE_BEFORE = re.compile(r"\b(?:at|after)\s+(?:the\s+)?(?:end\s+of\s+)?$", re.IGNORECASE)
 _AT_BEFORE = re.compile(r"\bat\s+(?:the\s+)?(?:end\s+of\s+)?$", re.IGNORECASE)
 _TIGHT_GAP = re.compile(r"[\s=:|*`$]*")
+_ASSIGN_GAP = re.compile(r"[=:|]")
 _TIMES_NEAR = re.compile(r"(?:×|\\times|(?<=\d)[xX])\s*$")
 _TIMES_AFTER = re.compile(r"\s*(?:×|\\times|[xX](?=\s*\d))")
 _ASSIGN = re.compile(r"=|\\in\b|\\approx|\\leftarrow|\\gets")
@@ -43,6 +44,7 @@ _CLAUSE = re.compile(r"\band\b|,|;|\bwith\b|\bwhile\b|\bwhereas\b", re.IGNORECAS
 _STOP_AFTER = re.compile(r"\b(?:stop|stops|stopped|terminat\w*|end|ends|ended|finish\w*|converge\w*|halt\w*)\s+after\s*$", re.I)
 _AFTER = re.compile(r"\bafter\s*$", re.IGNORECASE)
 _FROM_BEFORE = re.compile(r"\bfrom\s*\$?\s*$", re.IGNORECASE)
+_TO_BEFORE = re.compile(r"\bto\s*\$?\s*$", re.IGNORECASE)
 _POSTFIX_GAP = re.compile(r"\$?\}?[ \t]{1,2}|-|~")
 _UNIT_WORD = re.compile(r"[A-Za-z]{3,}")
 _ADJ_GAP = re.compile(r"\$?\}?[ \t]+([a-z][a-z\-]{2,14})[ \t]+")
@@ -187,14 +189,18 @@ def _prefix(text: str, mentions: list[Mention], g: Group) -> int | None:
     gap = text[mentions[best].end : g.start]
     if not _filler_ok(gap):
         return None
-    if mentions[best].surface.lower() in _postfix_only() and not _TIGHT_GAP.fullmatch(gap):
+    surface = mentions[best].surface.lower()
+    if surface in _ncue_words("postfix_only") and not _TIGHT_GAP.fullmatch(gap):
         return None
+    if surface in _ncue_words("part_nouns") and len(g.items) > 1 and not _ASSIGN_GAP.search(gap):
+        return None  # "layers 7 and 15 show ...": the noun before a list names which ones
     return best
 
 
-@lru_cache(maxsize=1)
-def _postfix_only() -> frozenset[str]:
-    return frozenset(str(w).lower() for w in _ncues().get("postfix_only", []))
+@lru_cache(maxsize=None)
+def _ncue_words(key: str) -> frozenset[str]:
+    """The lower-cased words of the cue list `key`, for membership tests."""
+    return frozenset(str(w).lower() for w in _ncues().get(key, []))
 
 
 def _postfix_gap_ok(text: str, end: int, m: Mention) -> bool:
@@ -206,7 +212,7 @@ def _postfix_gap_ok(text: str, end: int, m: Mention) -> bool:
     if _PERCENT_END.search(text, max(0, end - 8), end) and _PERCENT_OF_GAP.fullmatch(text, end, m.start):
         return str(m.target) in _ncues().get("percent_variants", {})  # "10% of linear warm up": a share of training
     adj = _ADJ_GAP.fullmatch(text, end, m.start)
-    return bool(adj) and adj.group(1).lower() not in _NOT_ADJ and m.surface.lower() in _postfix_only()
+    return bool(adj) and adj.group(1).lower() not in _NOT_ADJ and m.surface.lower() in _ncue_words("postfix_only")
 
 
 def _postfix(text: str, mentions: list[Mention], g: Group, sent_start: int) -> int | None:
@@ -294,6 +300,13 @@ def bind(text: str, sent: Sentence, mentions: list[Mention], groups: list[Group]
     return [b for b in out if _context_ok(b.name, sent.text)]
 
 
+def _decayed_to(text: str, mention: int, value: int) -> bool:
+    """`linearly decay the learning rate to 0`: the value a schedule ends at, not the one it starts from."""
+    if not _ncues().get("decay_to") or not _TO_BEFORE.search(text, max(0, value - 8), value):
+        return False
+    return bool(_ncue_regex("decay_to").search(text, max(0, min(mention, value) - 40), value))
+
+
 def _scalar(q: Quantity) -> int | float:
     return q.value if q.percent else q.scalar()
 
@@ -328,6 +341,8 @@ def _finish(text: str, b: Binding) -> Binding:
             Param(name=ends["low"], surface=m.surface, value=lo, text=texts[values.index(lo)], unit=b.unit),
         ]
     elif len(values) == 1:
+        if ends and _decayed_to(text, m.start, first):
+            b.name = ends["low"]
         b.params = [Param(name=b.name, surface=m.surface, value=values[0], text=texts[0], unit=b.unit)]
     else:
         joined = text[b.items[0][0] : b.items[-1][1]]

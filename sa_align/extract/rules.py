@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from sa_align.aliases import code_hints
 from sa_align.extract.attribution import CitationIndex, attribute, cited_columns
 from sa_align.extract.counts import count_params
@@ -13,7 +15,7 @@ from sa_align.extract.table_kind import caption_span
 from sa_align.extract.tables import own_columns, settings_cells, side_by_side, table_entities, table_units
 from sa_align.extract.text import SectionLookup, Sentence, clean, cue_regex, skipped, split_sentences
 from sa_align.models import Attribution, CharSpan, Paper, Param, Region, Unit, UnitKind
-from sa_align.paper.tables import find_tables, parse_html_table
+from sa_align.paper.tables import find_tables, parse_html_table, without_citations
 
 KIND_PREFIX = {
     UnitKind.NUMERICAL: "num",
@@ -33,6 +35,16 @@ class _Builder:
         self.cites = CitationIndex(paper)
         self.sections = SectionLookup(paper)
         self.units: list[Unit] = []
+
+    def uncited(self, sent: Sentence) -> Sentence:
+        """`sent` with its numeric citation markers blanked (offsets kept): in `Following [96], we add an FC
+        layer` or `developed for adaptation [76, 77]`, 96 and 76 are no values the code should hold."""
+        text = sent.text
+        for m in self.cites.within(sent.start, sent.end):
+            a, z = m.start - sent.start, min(m.end, sent.end) - sent.start
+            if text.startswith("[", a):
+                text = text[:a] + " " * (z - a) + text[z:]
+        return sent if text == sent.text else Sentence(sent.start, sent.end, text, sent.section)
 
     def add(self, kind: UnitKind, start: int, end: int, prev_end: int | None, anchor: int | None,
             cited: str | None = None, **fields) -> Unit:
@@ -95,7 +107,7 @@ def _ordering(b: _Builder, sentences: list[Sentence]) -> None:
     spans: list[OrderSpan] = []
     for sent in sentences:
         if not skipped(sent.section, "ordering") and not _is_heading(sent):
-            if found := sentence_order(sent):
+            if found := sentence_order(b.uncited(sent)):
                 spans.append(found)
     text = b.paper.text
     for run in numbered_steps(text):
@@ -103,8 +115,14 @@ def _ordering(b: _Builder, sentences: list[Sentence]) -> None:
             start = run.start + (len(text[run.start : run.end]) - len(text[run.start : run.end].lstrip()))
             spans.append(OrderSpan(start, run.end, run.steps))
     for sp in spans:
+        steps = [_tidy(step) for step in sp.steps]
         b.add(UnitKind.ORDERING, sp.start, sp.end, None, None,
-              claim="In order: " + " → ".join(sp.steps) + ".", order=sp.steps)  # fmt: skip
+              claim="In order: " + " → ".join(steps) + ".", order=steps)  # fmt: skip
+
+
+def _tidy(phrase: str) -> str:
+    """Whitespace collapsed, none before punctuation (where a blanked citation marker stood)."""
+    return re.sub(r"\s+(?=[,.;:])", "", " ".join(phrase.split()))
 
 
 def _methods(b: _Builder, sentences: list[Sentence]) -> None:
@@ -112,7 +130,8 @@ def _methods(b: _Builder, sentences: list[Sentence]) -> None:
     for sent, hints in method_sentences(b.paper.text, eligible):
         # Notation (`z_sa`, `pi`) is marked as read from the claim: its absence from code shows nothing.
         derived = ["hints"] if hints and not names_code(sent) else []
-        b.add(UnitKind.METHOD, sent.start, sent.end, None, None, claim=clean(sent.text), hints=hints, derived=derived)
+        b.add(UnitKind.METHOD, sent.start, sent.end, None, None, claim=clean(_tidy(b.uncited(sent).text)), hints=hints,
+              derived=derived)
 
 
 def assign_ids(units: list[Unit]) -> list[Unit]:
@@ -149,8 +168,8 @@ def _tables(b: _Builder, regions: list[Region]) -> None:
             continue
         is_html = text.startswith("<", reg.start)
         tables = [parse_html_table(text, reg.start, reg.end)] if is_html else find_tables(text[reg.start : reg.end])
-        for table in (block for whole in tables for block in side_by_side(whole)):
-            shift = 0 if is_html else reg.start
+        shift = 0 if is_html else reg.start
+        for table in (without_citations(block, _markers(b, shift)) for whole in tables for block in side_by_side(whole)):
             units = own_columns(b.paper.title, table_units(text, table))
             cited = _cited_table(b, table, units, shift)
             for tu in units:
@@ -162,6 +181,13 @@ def _tables(b: _Builder, regions: list[Region]) -> None:
             if mentions := table_entities(text, table) if is_html else []:
                 b.add(UnitKind.PROTOCOL, reg.start, reg.end, None, None, cited=cited, claim=protocol_claim(mentions),
                       entities=list(dict.fromkeys(m.target[1] for m in mentions)), hints=protocol_hints(mentions))  # fmt: skip
+
+
+def _markers(b: _Builder, shift: int):
+    """The text of each citation marker between two offsets of a table (shifted into the paper's text)."""
+    text = b.paper.text
+    return lambda start, end: [text[m.start : m.end] for m in b.cites.within(start + shift, end + shift)
+                               if m.end <= end + shift]
 
 
 def _cited_table(b: _Builder, table, units: list, shift: int) -> str | None:

@@ -23,6 +23,11 @@ _LOST_CARET = re.compile(r"(?<![\w.])10[-\u2212](\d{1,2})(?![\w.])")
 _CELL_CITATION = re.compile(r"\((?=[^()]*[A-Za-z])[^()]*\b(?:19|20)\d\d[a-z]?\s*\)")
 """`AdamW (Loshchilov & Hutter, 2019)`: a citation in a cell; its year is no setting."""
 
+_DOUBLED_SEPARATOR = re.compile(r"(?<=\d),,(?=\d{3}(?!\d))")
+"""`10,,000` in a cell: a thousands separator the converter doubled."""
+_LOST_DIGITS = re.compile(r"(?:^|[^\d\s])\s*,$")
+"""`,03B` in a cell: a thousands separator with nothing before it, where the converter lost the leading digits."""
+
 Found = list[tuple[int, int, Quantity]]
 
 _WORD_NUMBERS = {
@@ -34,7 +39,7 @@ _WORD_NUM = re.compile(
     r"(?<![\w-])(?:(?:one|a)\s+(thousand|million|billion)|(" + "|".join(_WORD_NUMBERS) + r")(?:\s+(thousand|million|billion))?)(?![\w-])",
     re.IGNORECASE,
 )
-_NOT_COUNT_BEFORE = re.compile(r"\b(?:the|these|those|both|of|all|other|first|last)\s+$", re.IGNORECASE)
+_NOT_COUNT_BEFORE = re.compile(r"\b(?:the|these|those|both|of|all|other|first|last|any)\s+$", re.IGNORECASE)
 
 
 def collapse(seg: str) -> tuple[str, list[int]]:
@@ -78,11 +83,12 @@ def cell_quantities(cell: str) -> list[Quantity]:
     """Numbers of one table cell: split exponents rejoined, flattened powers of ten restored."""
     fixed = _SPLIT_EXP.sub(lambda m: (m.group(1) + m.group(2)) if m.group(1) else "", cell)
     fixed = _LOST_CARET.sub(r"10^-\1", _CELL_CITATION.sub(" ", fixed))
+    fixed = _DOUBLED_SEPARATOR.sub(",", fixed)
     # A remark in brackets after the value (`[−10, 10] (effective: [−22k, 22k])`, `0.99 (0.995 for
     # Atari)`) qualifies it: its numbers are another setting's, once the cell states its own.
     plain = _CELL_REMARK.sub(" ", fixed)
-    found = [q for _, _, q in find_quantities(plain)]
-    return found or [q for _, _, q in find_quantities(fixed)]
+    found = [q for s, _, q in find_quantities(plain) if not _LOST_DIGITS.search(plain, 0, s)]
+    return found or [q for s, _, q in find_quantities(fixed) if not _LOST_DIGITS.search(fixed, 0, s)]
 
 
 def math_quantities(text: str, start: int, end: int) -> Found:

@@ -299,6 +299,7 @@ def _cell_params(name_cell: Cell, mentions: list, cell: Cell, condition: str) ->
     return [Param(name=name, surface=surface, values=values, shape="sequence", text=cell.text, unit=unit, condition=cond)]
 
 
+_PART_OF = re.compile(r"\s+(?:in|of|for)\s+", re.IGNORECASE)
 _GLUED = re.compile(r"^[a-z]{2,}[A-Z]")
 
 
@@ -352,6 +353,8 @@ def _row_name(cell: str, mentions: list) -> tuple[str | None, str]:
     mentions = [m for m in mentions if not _inside_token(cell, m.start, m.end)]
     if mentions:
         m = max(mentions, key=lambda m: m.end - m.start)
+        if len(mentions) > 1 and _PART_OF.fullmatch(cell, mentions[0].end, mentions[1].start):
+            m = mentions[0]  # `γ in GAE`, `λ of the scheduler`: the name before `in` is the setting
         return str(m.target), cell if short else m.surface
     if not short:
         return None, cell

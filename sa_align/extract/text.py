@@ -174,7 +174,10 @@ def is_statistics(text: str, sent: Sentence) -> bool:
 
 
 def is_result_sentence(sentence: str) -> bool:
-    """True when the sentence reports outcomes and states no setting."""
+    """True when the sentence reports outcomes and states no setting, or says what a value would amount to
+    (a special case) without the paper choosing it."""
+    if cue_regex("numerical", "special_case_cues").search(sentence):
+        return not cue_regex("numerical", "own_setting_cues").search(sentence)
     return bool(cue_regex("numerical", "result_cues").search(sentence)) and not cue_regex(
         "numerical", "setting_cues"
     ).search(sentence)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 
 _TABLE_OPEN = re.compile(r"<table\b", re.I)
@@ -55,6 +56,31 @@ class Table:
     @property
     def width(self) -> int:
         return max((len(r.cells) for r in self.rows), default=0)
+
+
+_CITES_WHAT_PRECEDES = re.compile(r"[^\W\d_]\s*$")
+"""A citation marker follows what it cites (`Dropless [58] MoE`, `(DPO [138])`); a bracket that opens a
+cell or follows `=` or `:` is a value (`[3, 3]`, `sizes: [5, 10]`)."""
+
+
+def without_citations(table: Table, markers: Callable[[int, int], list[str]]) -> Table:
+    """`table` with the citation markers inside its cells blanked: `Dropless [58] MoE` states no setting
+    of 58. `markers(start, end)` gives the text of each marker the paper's citation finder located
+    there. Cells shared by several rows (merged cells) stay shared."""
+    new: dict[int, Cell] = {}
+
+    def blank(cell: Cell) -> Cell:
+        if id(cell) not in new:
+            text = cell.text
+            for marker in markers(cell.start, cell.end):
+                at = text.find(marker)
+                if at > 0 and _CITES_WHAT_PRECEDES.search(text[:at]):
+                    text = text[:at] + " " + text[at + len(marker):]
+            new[id(cell)] = cell if text == cell.text else replace(cell, text=" ".join(text.split()))
+        return new[id(cell)]
+
+    rows = [Row([blank(c) for c in r.cells], r.start, r.end) for r in table.rows]
+    return Table(table.start, table.end, rows, table.source)
 
 
 def find_tables(text: str) -> list[Table]:

@@ -218,6 +218,9 @@ def test_one_megabyte_paper_is_fast() -> None:
         ("Scores use 10k generated samples.", "num_samples", 10_000),
         ("For the clipping parameter we found $\\epsilon = 0.3$ to work best.", "clip_range", 0.3),
         ("We run 100 epochs, and decay the rate at the end of epochs 50 and 75.", "lr_milestones", ("sequence", [50, 75])),
+        ("We then linearly decay the learning rate to 0.", "min_learning_rate", 0),  # where the schedule ends
+        ("We set the learning rate to 3e-4.", "learning_rate", 3e-4),
+        ("The MoE has 16 layers and 64 experts.", "num_experts", 64),
     ],
 )
 def test_general_phrasings(sentence: str, name: str, value) -> None:
@@ -233,6 +236,10 @@ def test_general_phrasings(sentence: str, name: str, value) -> None:
         "We evaluate after 30 epochs of training.",  # a point in training, not its length
         "Each layer uses 3×3 convolutions.",  # a shape, not a count
         "Increasing the batch size to 512 improves accuracy by 2%.",  # an ablation result
+        "Overall, layers 7 and 15 show similar co-activation patterns.",  # which layers, not how many
+        "When the macro action length is set to 1, the method reduces to token-level RLHF.",  # a special case
+        "The output is the same for any two samples of a trajectory.",
+        "Experts 48 and 23 both focus on connector words.",
     ],
 )
 def test_not_settings(sentence: str) -> None:
@@ -405,3 +412,17 @@ def test_a_sentence_about_what_could_be_done_next_gives_no_unit() -> None:
             "We believe detection accuracy could be further improved by fine-tuning a pretrained model like BERT.")
     units = rule_units(paper_from_text(text, format="markdown"))
     assert units and not any("BERT" in u.quote for u in units)
+
+
+def test_numeric_citation_markers_are_no_part_of_method_or_ordering_claims() -> None:
+    refs = "".join(f"[{i}] A. Author. A cited work number {i}. 2020.\n\n" for i in range(1, 101))
+    text = ("# Method\n\nFollowing [96], we add an FC layer as the head initialized from the class label text embeddings.\n\n"
+            "We first encode the image, then project it with a linear layer [12], and finally decode with the decoder.\n\n"
+            "# References\n\n" + refs)
+    paper = paper_from_text(text)
+    units = extract_units(paper)
+    method = next(u for u in units if u.kind == UnitKind.METHOD and "FC layer" in u.claim)
+    order = next(u for u in units if u.kind == UnitKind.ORDERING)
+    assert method.claim.startswith("Following, we add") and "[96]" in method.quote
+    assert "[12]" not in order.claim and not any("[" in step for step in order.order)
+    assert all(paper.text[u.span.start : u.span.end] == u.quote for u in (method, order))

@@ -32,7 +32,9 @@ def test_math_runs(text: str, values: list[float]) -> None:
      ("ELU (Clevert et al., 2015a)", []),
      ("(2019 setup)", [2019]),  # a year without a citation's authors stays a number
      # A remark in brackets qualifies the cell's own value; its numbers are another setting's.
-     ("[−10, 10] (effective: [−22k, 22k])", [-10, 10]), ("0.99 (0.995 for Atari)", [0.99]), ("(2, 2, 2, 1)", [2, 2, 2, 1])],
+     ("[−10, 10] (effective: [−22k, 22k])", [-10, 10]), ("0.99 (0.995 for Atari)", [0.99]), ("(2, 2, 2, 1)", [2, 2, 2, 1]),
+     (",03B", []), ("1,000B", [1e12]),  # a separator with nothing before it: the converter lost the leading digits
+     ("10,,000", [10000]), ("4,096 1,024", [4096, 1024])],  # a doubled separator is one
 )
 def test_cells(cell: str, values: list[float]) -> None:
     assert [q.value for q in cell_quantities(cell)] == pytest.approx(values)

@@ -253,6 +253,39 @@ def test_a_citation_year_in_a_settings_cell_is_no_value() -> None:
     assert list(got) == ["learning_rate"]
 
 
+def test_a_numbered_citation_in_a_cell_is_no_value_but_a_bracketed_list_is() -> None:
+    refs = "".join(f"[{i}] A. Author. A cited work number {i}. 2020.\n\n" for i in range(1, 61))
+    text = ("# Appendix\n\nTable 1: Design choices and the settings we use.\n\n<table>"
+            "<tr><td>Setting</td><td>Choice</td></tr>"
+            "<tr><td>Routing algorithm</td><td>Dropless [58] MoE with token choice</td></tr>"
+            "<tr><td>Kernel size</td><td>[3, 3]</td></tr>"
+            "<tr><td>Number of experts</td><td>64 small experts [39]</td></tr>"
+            "<tr><td colspan=\"2\">Preference tuning (DPO [12])</td></tr>"
+            "<tr><td>Learning rate</td><td>3e-4</td></tr></table>\n\n# References\n\n" + refs)
+    paper = paper_from_text(text)
+    assert any(c.text == "[58]" for c in paper.citations)  # the finder knows the marker
+    got = params(extract_units(paper))
+    assert got["num_experts"] == [(64, None)] and got["learning_rate"] == [(3e-4, None)]
+    assert got["kernel_size"] == [([3, 3], None)]
+    assert all(v not in (58, 39, 12) for vs in got.values() for v, _ in vs)
+
+
+def test_a_symbol_of_a_named_method_is_that_symbol() -> None:
+    text = ("# Appendix\n\nTable 5: Hyperparameters of PPO.\n\n<table><tr><td>Hyperparameter</td><td>Value</td></tr>"
+            "<tr><td>γ in GAE</td><td>1</td></tr><tr><td>λ in GAE</td><td>0.95</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert got["gamma"] == [(1, None)] and got["gae_lambda"] == [(0.95, None)]
+
+
+def test_a_value_a_count_cannot_take_is_left_out_of_its_row() -> None:
+    text = ("# Appendix\n\nTable 1: Design choices and the settings we use.\n\n<table>"
+            "<tr><td>Setting</td><td>Value</td></tr>"
+            "<tr><td>Experts</td><td>Used with weight 0.01</td></tr>"
+            "<tr><td>Learning rate</td><td>3e-4</td></tr></table>\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert "num_experts" not in got and got["learning_rate"] == [(3e-4, None)]
+
+
 def test_models_scored_on_benchmarks_are_a_comparison_not_settings() -> None:
     # The caption names no result; the headers name benchmarks, one of them split by the converter.
     text = ("# Results\n\nTable 3: Open models with their active parameters.\n\n<table><tr><td>Model</td><td>Active params</td>"
