@@ -22,8 +22,11 @@ from sa_align.numbers import find_quantities
 _SYMBOL_BEFORE = re.compile(
     r"(?<![\\\w])(\\?[A-Za-z]+(?:\s*_\s*(?:\{(?:[^{}$]|\{[^{}$]{0,16}\}){1,30}\}|\\?\w+))?)[\s~]*(?:=|\\coloneqq|:=)[\s~]*\$?\s*\$?[\s~]*$"
 )
-_VALUE_END = re.compile(r"[\s~]*(?:\$|,|;|\.(?!\d)|\)|\\[,;]|\\q?quad|\\text|$)|[ \t]+[A-Za-z]")
-"""What may follow a symbol's value: the end of the math or of a clause, not an operator (`\\alpha_t = 1 - \\beta_t`)."""
+_VALUE_END = re.compile(r"[\s~]*(?:\$|,|;|\.(?!\d)|\)|\\[,;]|\\q?quad|\\text|$)|[ \t]+(?:[A-Za-z]{2}|[A-Za-z](?![ \t]*[/*^_+\-=($}]))")
+"""What may follow a symbol's value: the end of the math or of a clause or a word, not an operator
+(`\\alpha_t = 1 - \\beta_t`) nor a factor (`N = 2 T / K`)."""
+_MORE_VALUES = re.compile(r"[\s~]*,[\s~]*\d")
+"""`$N = 2 , 3 , 4$`: the first of the values a symbol ranges over, not its setting."""
 _SYMBOL = r"(\\?[A-Za-z]+(?:\s*_\s*(?:\{(?:[^{}$]|\{[^{}$]{0,16}\}){1,30}\}|\\?\w+))?)"
 _UNIFORM = re.compile(
     rf"(?<![\\\w]){_SYMBOL}[\s~]*\\sim[\s~$]*(?:\\mathcal\s*\{{\s*U\s*\}}|\\mathcal\s*U|U|\\mathrm\s*\{{\s*U\s*\}})\s*\("
@@ -72,13 +75,16 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
             continue
         if text[s - 1 : s] in "-/.×x^_{" or text[e : e + 1] in "-/×x%" or _BEFORE.search(text, max(0, s - 16), s):
             continue  # part of a name, a ratio or a shape (`ViT-B/16`, `3x3`)
-        sym = _symbol(text, max(sent.start, s - 40), s) if _VALUE_END.match(text, e) else None
+        assigned = _VALUE_END.match(text, e) and not _MORE_VALUES.match(text, e)
+        sym = _symbol(text, max(sent.start, s - 40), s) if assigned else None
         # `$D = 3$ ConvLSTM layers`: an assigned symbol states a setting; the words after it name it.
         counted = (counts_ok or sym is not None) and q.integral and q.value > 2
         name = _noun_phrase(text, e + (text[e : e + 1] == "$"), sent.end, q.value) if counted else None
         surface = sym if name and sym else name
-        # A subscripted symbol (`\\sigma _ { v }`, `S _ { x }`) names one constant; a bare one needs a setting cue.
-        name = name or _head_phrase(text, max(sent.start, s - 60), s) or (sym if counts_ok or (sym and "_" in sym) else None)
+        # A subscripted symbol (`\\sigma _ { v }`) names one constant, and so does a capital the paper
+        # defines as a count (`over $K$ rounds`); any other bare one needs a setting cue.
+        named = sym is not None and (counts_ok or "_" in sym or sym in defined_counts(text))
+        name = name or _head_phrase(text, max(sent.start, s - 60), s) or (sym if named else None)
         if name and not surface:
             surface = name
         canon = _canon(name, sent.text) if name else None
@@ -87,6 +93,33 @@ def count_params(text: str, sent: Sentence, taken: list[tuple[int, int]], bound:
     out += distributions(text, sent) + tagged_values(text, sent)
     # Checked last: naming a dataset's statistics is rarer than having no count at all, and dearer to test.
     return [] if out and is_statistics(text, sent) else out
+
+
+@lru_cache(maxsize=4)
+def defined_counts(text: str) -> frozenset[str]:
+    """Capitals the paper writes as a count (`over $K$ rounds`, `the number of segments $S$`,
+    `$N$ denotes the number of processors`): the paper's own names of count settings."""
+    found: set[str] = set()
+    for pattern in _definitions():
+        found.update(m.group(1) for m in pattern.finditer(text))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=1)
+def _definitions() -> tuple[re.Pattern, ...]:
+    nouns = "|".join(re.escape(n) for n in sorted(_nouns() | _symbol_nouns(), key=len, reverse=True))
+    word = r"(?:[A-Za-z][A-Za-z\-]*\s+)"
+    sym = r"\$\s*([A-Z])\s*\$"  # case-sensitive: a lower-case letter is an index (`$k$ steps back`)
+    return (
+        re.compile(rf"{sym}\s+{word}{{0,2}}?(?i:{nouns})\b"),
+        re.compile(rf"\b(?i:number\s+of)\s+{word}{{0,3}}?{sym}"),
+        re.compile(rf"{sym}\s*(?i:denotes?|is|be|as)\s+(?i:the\s+(?:total\s+)?number\s+of)\b"),
+    )
+
+
+@lru_cache(maxsize=1)
+def _symbol_nouns() -> frozenset[str]:
+    return frozenset(str(n).lower() for n in _conf().get("symbol_nouns", []))
 
 
 def _canon(name: str, context: str | None = None) -> str:

@@ -36,6 +36,10 @@ _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)?")
 _MILESTONE_BEFORE = re.compile(r"\b(?:at|after)\s+(?:the\s+)?(?:end\s+of\s+)?$", re.IGNORECASE)
 _AT_BEFORE = re.compile(r"\bat\s+(?:the\s+)?(?:end\s+of\s+)?$", re.IGNORECASE)
 _TIGHT_GAP = re.compile(r"[\s=:|*`$]*")
+_ITEM_OPEN = re.compile(r"(?:^|[\s:;,])\($")
+_ITEM_CLOSE = re.compile(r"\)\s+[A-Za-z]")
+_LIST_FOLLOWS = re.compile(r"\s*:\s*\(?\s*(?:1|i|a)\s*[).]")
+"""`three iterative steps: (1) ...`: a count of the items a list then gives, not a setting."""
 _ASSIGN_GAP = re.compile(r"[=:|]")
 _TIMES_NEAR = re.compile(r"(?:×|\\times|(?<=\d)[xX])\s*$")
 _TIMES_AFTER = re.compile(r"\s*(?:×|\\times|[xX](?=\s*\d))")
@@ -134,11 +138,21 @@ def _usable(text: str, q: tuple[int, int, Quantity], citations) -> bool:
         return False
     if _LOOP_FROM.search(text, max(0, start - 40), start) and _LOOP_TO.match(text, end):
         return False  # `for epoch = 1 to max_epochs`: where a loop starts, not a setting
+    if _enumerator(text, start, end):
+        return False  # `(2) train the world model`: the number of an item in a list
     before = text[max(0, start - 24) : start]
     if _TIMES_NEAR.search(before) or _TIMES_AFTER.match(text, end):
         return False  # `3×3`, `16 × 16`: a shape, not a count or a setting of the noun after it
     ref = _ncue_regex("reference_words")
     return not any(m.end() >= len(before.rstrip(" ~(.")) for m in ref.finditer(before.rstrip(" ~(.")))
+
+
+def _enumerator(text: str, start: int, end: int) -> bool:
+    """`(1) collect data; (2) train ...`: a small number in brackets that opens an item, in a list that starts at 1."""
+    if not (_ITEM_OPEN.search(text, max(0, start - 3), start) and _ITEM_CLOSE.match(text, end)):
+        return False
+    digits = text[start:end]
+    return digits.isdigit() and (digits == "1" or "(1)" in text[max(0, start - 400) : start])
 
 
 def group_values(
@@ -392,6 +406,7 @@ def sentence_bindings(text: str, sent: Sentence, citations=None) -> list[Binding
     # Symbols (ε, λ) are read with the preceding sentence too: "the clipping parameter ... We found ε = 0.2".
     mentions = find_param_mentions(text, sent.start, sent.end, context=text[max(0, sent.start - 300) : sent.end])
     found = bind(text, sent, mentions, group_values(text, quants, mentions)) + _square_sizes(text, sent)
+    found = [b for b in found if not (b.postfix and _LIST_FOLLOWS.match(text, b.mention.end))]
     bindings = [b for b in (_plausibly_named(_finish(text, x)) for x in found) if b is not None]
     if is_result_sentence(sent.text):
         bindings = [b for b in bindings if b.kind == UnitKind.PROTOCOL]

@@ -221,6 +221,7 @@ def test_one_megabyte_paper_is_fast() -> None:
         ("We then linearly decay the learning rate to 0.", "min_learning_rate", 0),  # where the schedule ends
         ("We set the learning rate to 3e-4.", "learning_rate", 3e-4),
         ("The MoE has 16 layers and 64 experts.", "num_experts", 64),
+        ("We train for 100k steps: (1) warmup and (2) decay.", "max_steps", 100_000),  # `(2)` opens an item
     ],
 )
 def test_general_phrasings(sentence: str, name: str, value) -> None:
@@ -239,11 +240,24 @@ def test_general_phrasings(sentence: str, name: str, value) -> None:
         "Overall, layers 7 and 15 show similar co-activation patterns.",  # which layers, not how many
         "When the macro action length is set to 1, the method reduces to token-level RLHF.",  # a special case
         "The output is the same for any two samples of a trajectory.",
+        "Training involves three iterative steps: (1) collect data; (2) train the model; and (3) optimize the policy.",
+        "Autoregressive training operates with an example of a forecast horizon $N = 2$, using its own predictions.",
         "Experts 48 and 23 both focus on connector words.",
     ],
 )
 def test_not_settings(sentence: str) -> None:
     assert numeric(extract_units(paper_from_text(sentence))) == {}
+
+
+def test_a_capital_the_paper_defines_as_a_count_is_a_setting_without_a_cue() -> None:
+    text = (
+        "# Method\n\nThe sampler runs over $K$ rounds of $N$ steps each, and $M$ is a constant.\n\n"
+        "# Experiments\n\nThe sampler here is run with $K = 1 0$ , and $N = 2 T / K$ . "
+        "Its bound holds with $M = 5$ here. The total is $K N = 2 T$ . Resolutions vary with $N = 2 , 3 , 4$ .\n"
+    )
+    got = numeric(extract_units(paper_from_text(text)))
+    # K is defined as a count of rounds; M is not, and `2 T`, `2 , 3 , 4` are a product and a range.
+    assert got == {"k": [10]}, got
 
 
 def test_counts_are_named_by_the_words_after_them() -> None:
@@ -426,3 +440,13 @@ def test_numeric_citation_markers_are_no_part_of_method_or_ordering_claims() -> 
     assert method.claim.startswith("Following, we add") and "[96]" in method.quote
     assert "[12]" not in order.claim and not any("[" in step for step in order.order)
     assert all(paper.text[u.span.start : u.span.end] == u.quote for u in (method, order))
+
+
+def test_defined_counts_reads_the_papers_own_count_symbols() -> None:
+    from sa_align.extract.counts import defined_counts
+
+    text = (
+        "The domain is cut into $S$ segments. Let the number of parallel processors be $P$. "
+        "$N$ denotes the number of steps. $k$ steps back, $T$ is the horizon."
+    )
+    assert defined_counts(text) == {"S", "P", "N"}  # a lower-case `$k$` is an index; `$T$` is not a count
