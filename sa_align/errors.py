@@ -33,6 +33,10 @@ class CalibrationError(SaAlignError):
     """The calibrated judge's model file is missing, corrupt, or built for another feature set."""
 
 
+class ConfigError(SaAlignError):
+    """A data table that drives the judges (`units/`) contradicts itself, e.g. routes a judge that does not exist."""
+
+
 class RetrievalError(SaAlignError):
     """Retrieval could not run as configured (e.g. embeddings required but the model cannot load)."""
 

@@ -1,7 +1,9 @@
 """paper -> units -> index -> candidates -> verdicts -> results -> report.
 
 `evaluate_async` reads as that chain; each stage is a plain function from one
-model to the next, so any stage can be called (or replaced) on its own.
+model to the next, so any stage can be called (or replaced) on its own. Candidates
+become verdicts and verdicts a result in one function per unit,
+`sa_align.judges.label_unit`, which owns the unit's label.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from sa_align.config import EvalConfig
 from sa_align.models import (
-    Calibration,
     CalibrationInfo,
     Candidate,
     Cost,
@@ -50,8 +51,6 @@ class _Run:
     retrieval: RetrievalInfo = field(default_factory=RetrievalInfo)
     calibrator: Any = None
     """The run's `sa_align.calibrate.Calibrator`, or `None` when calibration is off."""
-    calibrations: dict[str, Calibration] = field(default_factory=dict)
-    """Per unit id: what the calibrated judge made of the static verdicts."""
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -118,9 +117,7 @@ async def evaluate_async(
     with run.stage("retrieve"):
         candidates = retrieve_all(units, index, config, run)
     with run.stage("judge"):
-        verdicts = await judge_all(units, candidates, index, paper, config, client, run)
-    with run.stage("aggregate"):
-        results = aggregate_all(units, verdicts, candidates, config, run)
+        results = await judge_all(units, candidates, index, paper, config, client, run)
     run.timing["total"] = round(time.perf_counter() - started, 4)
     return build_report(paper, repo, index, results, config, client, run)
 
@@ -252,79 +249,33 @@ async def judge_all(
     config: EvalConfig,
     client,
     run: _Run,
-) -> dict[str, list[Verdict]]:
-    """Judge units concurrently; the LLM client bounds requests in flight per model.
+) -> list[UnitResult]:
+    """One result per unit, judged concurrently (the LLM client bounds requests in flight per model).
 
-    With a calibrated judge, the static verdicts are assessed first and the LLM ensemble
-    runs only on units whose probability falls inside the uncertainty band.
+    Each unit's label comes from `sa_align.judges.label_unit`, calibrated when the run has a
+    calibrator; a unit whose judging fails is `undecided` with the error, and the run goes on.
     """
-    from sa_align.judges import JudgeContext
+    from sa_align.judges import JudgeContext, aggregate, label_unit
 
     done = 0
 
-    async def one(unit: Unit) -> list[Verdict]:
+    async def one(unit: Unit) -> UnitResult:
         nonlocal done
         ctx = JudgeContext(
             unit=unit, candidates=candidates.get(unit.id, []), index=index,
             paper=paper, config=config, client=client,
         )
         try:
-            verdicts = await _judge_one(ctx, run)
+            result = await label_unit(ctx, run.calibrator, run.errors)
         except Exception as exc:
             run.errors.append(f"judging failed for {unit.id}: {type(exc).__name__}: {exc}")
-            verdicts = [Verdict(judge="pipeline", label=Label.UNDECIDED, abstained=True, error=str(exc))]
+            failed = Verdict(judge="pipeline", label=Label.UNDECIDED, abstained=True, error=str(exc))
+            result = aggregate(unit, [failed], ctx.candidates, config)
         done += 1
         run.tick("judge", done, len(units))
-        return verdicts
+        return result
 
-    lists = await asyncio.gather(*(one(u) for u in units))
-    return {u.id: v for u, v in zip(units, lists)}
-
-
-async def _judge_one(ctx, run: _Run) -> list[Verdict]:
-    """Static judges, then the calibrated judge's assessment, then the LLM ensemble where it is still wanted."""
-    from sa_align.judges import aggregate, judge_llm_votes, judge_static, llm_would_run
-
-    static = await judge_static(ctx)
-    calibrator = run.calibrator
-    if calibrator is None:
-        return static + await judge_llm_votes(ctx, static)
-    try:
-        hand = aggregate(ctx.unit, static, ctx.candidates, ctx.config)
-        cal = run.calibrations[ctx.unit.id] = calibrator.assess(ctx.unit, static, ctx.candidates, ctx.index, hand)
-    except Exception as exc:  # the unit keeps its uncalibrated aggregate
-        run.errors.append(f"calibration failed for {ctx.unit.id}: {type(exc).__name__}: {exc}")
-        return static + await judge_llm_votes(ctx, static)
-    if calibrator.wants_llm(cal, hand):
-        return static + await judge_llm_votes(ctx, static)
-    if llm_would_run(ctx, static):
-        calibrator.skipped_llm(sum(spec.samples for spec in ctx.config.judges))
-        run.calibrations[ctx.unit.id] = cal.model_copy(update={"llm_skipped": True})
-    return static
-
-
-def aggregate_all(
-    units: Sequence[Unit],
-    verdicts: dict[str, list[Verdict]],
-    candidates: dict[str, list[Candidate]],
-    config: EvalConfig,
-    run: _Run | None = None,
-) -> list[UnitResult]:
-    """One result per unit; a calibrated run's units go through the calibrated policy."""
-    from sa_align.judges import aggregate
-
-    results = [aggregate(u, verdicts.get(u.id, []), candidates.get(u.id, []), config) for u in units]
-    if run is None or run.calibrator is None:
-        return results
-    return [_decided(r, run) if r.unit.id in run.calibrations else r for r in results]
-
-
-def _decided(hand: UnitResult, run: _Run) -> UnitResult:
-    try:
-        return run.calibrator.decide(hand, run.calibrations[hand.unit.id])
-    except Exception as exc:  # the unit keeps its hand-set aggregate; the run goes on
-        run.errors.append(f"calibration failed for {hand.unit.id}: {type(exc).__name__}: {exc}")
-        return hand
+    return list(await asyncio.gather(*(one(u) for u in units)))
 
 
 def build_report(paper: Paper, repo, index, results: list[UnitResult], config: EvalConfig, client, run: _Run) -> DriftReport:

@@ -9,8 +9,10 @@ judge (`policy`).
 
     calibrator = Calibrator.for_config(config)      # loads and checks the model
     cal = calibrator.assess(unit, static_verdicts, candidates, index, hand)
-    if calibrator.wants_llm(cal, hand): ...          # only units it cannot settle cost an LLM call
-    result = calibrator.decide(hand_with_llm_votes, cal)
+    decided = calibrator.decide(hand, cal)
+    if calibrator.wants_llm(cal, decided): ...       # only units it cannot settle cost an LLM call
+
+`sa_align.judges.label.label_unit` is the one place these steps are taken in order.
 
 Training (scikit-learn, the `bench` extra) is `sa_align.calibrate.train`.
 """
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from sa_align.config import EvalConfig
 from sa_align.errors import CalibrationError
-from sa_align.models import Calibration, CalibrationInfo, Candidate, Unit, UnitResult, Verdict
+from sa_align.models import Calibration, CalibrationInfo, Candidate, Label, Unit, UnitResult, Verdict
 
 if TYPE_CHECKING:
     from sa_align.calibrate.model import CalibrationModel
@@ -79,12 +81,10 @@ class Calibrator:
         return cal.model_copy(update={"probability": round(prob, 4), "expected_score": round(expected, 4),
                                       "in_band": low < prob < high})
 
-    def wants_llm(self, cal: Calibration, hand: UnitResult) -> bool:
-        """Whether LLM judges should look: inside the band, where the static evidence alone (`hand`)
-        would leave the unit `undecided`, or always when no model ran."""
-        from sa_align.models import Label
-
-        return self.model is None or cal.in_band or self.decide(hand, cal).label == Label.UNDECIDED
+    def wants_llm(self, cal: Calibration, decided: UnitResult) -> bool:
+        """Whether LLM judges should look: inside the band, where the static evidence alone would leave
+        the unit `undecided` (`decided` is `decide` of their aggregate), or always when no model ran."""
+        return self.model is None or cal.in_band or decided.label == Label.UNDECIDED
 
     def skipped_llm(self, samples: int) -> None:
         """Count one unit whose LLM judges were not called."""

@@ -28,6 +28,7 @@ import re
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Sequence
 
+from sa_align.judges.routing import judge_names
 from sa_align.models import Attribution, Candidate, Label, Unit, UnitKind, UnitResult, Verdict
 
 if TYPE_CHECKING:
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
 FEATURE_VERSION = "2"
 """Bump with any change to the names below or to what they measure."""
 
-JUDGES = ("attribution", "missing", "numeric", "ordering", "protocol", "stub", "values")
-"""The static judges whose votes are features, in a fixed order (`judges.routing.registry`)."""
 
 _UNIT = ("unit.kind_numerical", "unit.kind_method", "unit.kind_protocol", "unit.kind_ordering", "unit.params",
          "unit.entities", "unit.steps", "unit.words", "unit.stated_values", "unit.hints", "unit.cited")
@@ -57,9 +56,15 @@ _EMBEDDING = re.compile(r"^embedding:(-?\d+(?:\.\d+)?)$")
 _FAILURES = (Label.MISMATCHED, Label.STUBBED, Label.MISSING, Label.MISATTRIBUTED)
 
 
+def voters() -> tuple[str, ...]:
+    """The static judges whose votes are features: every judge (`judges.routing.judge_names`), in name
+    order so that the features' order does not hang on how the list is written."""
+    return tuple(sorted(judge_names()))
+
+
 def feature_names() -> list[str]:
     """Every feature, in the order a model's coefficients are stored."""
-    judges = [f"judge.{j}.{part}" for j in JUDGES for part in _VOTE_PARTS]
+    judges = [f"judge.{j}.{part}" for j in voters() for part in _VOTE_PARTS]
     return [*_UNIT, *_EVIDENCE, *_CANDIDATES, *_REPO, *judges, *_HAND]
 
 
@@ -234,9 +239,10 @@ def _repo(index: "RepoIndex") -> tuple[tuple[str, float], ...]:
 
 
 def _judges(verdicts: Sequence[Verdict]) -> dict[str, float]:
-    out = {f"judge.{j}.{part}": 0.0 for j in JUDGES for part in _VOTE_PARTS}
+    names = voters()
+    out = {f"judge.{j}.{part}": 0.0 for j in names for part in _VOTE_PARTS}
     for v in verdicts:
-        if v.judge not in JUDGES:
+        if v.judge not in names:
             continue
         if v.abstained and v.lean is not None:
             key = f"judge.{v.judge}.lean_{'aligned' if v.lean == Label.ALIGNED else 'failure'}"

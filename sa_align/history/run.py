@@ -24,7 +24,7 @@ from sa_align.history.timeline import ChangeTracker, commit_info
 from sa_align.models import CodeSpan, DriftReport, Flag, Unit
 from sa_align.models.report import PaperIdentity
 from sa_align.pipeline import (
-    PaperLike, ProgressCallback, UnitsLike, _Run, aggregate_all, build_report, calibrator_for, complete, index_flags,
+    PaperLike, ProgressCallback, UnitsLike, _Run, build_report, calibrator_for, complete, index_flags,
     index_repo,
     judge_all, load, make_client, retrieve_all, run_blocking, unit_flags, units_for,
 )
@@ -163,8 +163,7 @@ class _Audit:
         prints = {u.id: candidates_fingerprint(candidates.get(u.id, []), index) for u in self.units}
         kept = {u.id: r for u in self.units if (r := self.memo.reusable(u.id, prints[u.id], index)) is not None}
         todo = [u for u in self.units if u.id not in kept]
-        verdicts = await judge_all(todo, candidates, index, self.paper, self.config, self.client, run)
-        fresh = {r.unit.id: r for r in aggregate_all(todo, verdicts, candidates, self.config, run)}
+        fresh = {r.unit.id: r for r in await judge_all(todo, candidates, index, self.paper, self.config, self.client, run)}
         results = [kept.get(u.id) or fresh[u.id] for u in self.units]
         report = build_report(self.paper, self.repo_path, index, results, self.config, self.client, run)
         report.repo.git_commit = meta.sha

@@ -1,17 +1,31 @@
-"""Which judges run on which kind of unit, from `units/kinds.yaml`."""
+"""Which judges there are and which run on which kind of unit, from `units/kinds.yaml`."""
 
 from __future__ import annotations
 
+import importlib
 from functools import lru_cache
 from typing import Any, Callable
 
+from sa_align.errors import ConfigError
 from sa_align.models import UnitKind
 from sa_align.resources import load_yaml
 
 
 @lru_cache(maxsize=1)
+def judge_names() -> tuple[str, ...]:
+    """Every static judge, by name, as `units/kinds.yaml` lists them (`judges`): the one list of them."""
+    return tuple(str(n) for n in load_yaml("kinds.yaml")["judges"])
+
+
+@lru_cache(maxsize=1)
 def _kinds() -> dict[str, Any]:
-    return load_yaml("kinds.yaml")["kinds"]
+    kinds = load_yaml("kinds.yaml")["kinds"]
+    for kind, spec in kinds.items():
+        unknown = [n for n in spec.get("static", []) if n not in judge_names()]
+        if unknown:
+            raise ConfigError(f"units/kinds.yaml routes {kind} units to unknown static judges {unknown}; "
+                              f"the judges are {list(judge_names())}")
+    return kinds
 
 
 def static_judge_names(kind: UnitKind, allowed: list[str] | None = None) -> list[str]:
@@ -38,21 +52,7 @@ def rubric(kind: UnitKind) -> str:
 
 
 def registry() -> dict[str, Callable[[], Any]]:
-    """Static judge name -> factory."""
-    from sa_align.judges.attribution import attribution_judge
-    from sa_align.judges.missing import missing_judge
-    from sa_align.judges.numeric import numeric_judge
-    from sa_align.judges.ordering import ordering_judge
-    from sa_align.judges.protocol import protocol_judge
-    from sa_align.judges.stub import stub_judge
-    from sa_align.judges.values import values_judge
+    """Static judge name -> factory: `<name>_judge` in the judge's room, `sa_align.judges.<name>`.
 
-    return {
-        "numeric": numeric_judge,
-        "stub": stub_judge,
-        "missing": missing_judge,
-        "protocol": protocol_judge,
-        "ordering": ordering_judge,
-        "attribution": attribution_judge,
-        "values": values_judge,
-    }
+    The rooms are imported here, on first use, so that reading the routing table stays cheap."""
+    return {name: getattr(importlib.import_module(f"sa_align.judges.{name}"), f"{name}_judge") for name in judge_names()}

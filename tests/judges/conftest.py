@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from sa_align.calibrate import Calibrator
 from sa_align.config import EvalConfig
 from sa_align.index import build_index
-from sa_align.judges import JudgeContext, aggregate, judge_unit
+from sa_align.judges import JudgeContext, label_unit
 from sa_align.models import Unit, UnitResult
 from sa_align.retrieve import build_retriever
 
@@ -33,21 +34,21 @@ def make_repo(tmp_path: Path, name: str, edits: dict[str, tuple[str, str]] | Non
 
 
 class Judged:
-    """An indexed repository plus a retriever; `judge(unit)` runs the routed judges and aggregates."""
+    """An indexed repository plus a retriever; `judge(unit)` labels a unit with `label_unit`,
+    uncalibrated (the hand-set aggregate) or, with `calibrated=True`, through the shipped calibrated judge."""
 
-    def __init__(self, repo: Path, config: EvalConfig | None = None) -> None:
+    def __init__(self, repo: Path, config: EvalConfig | None = None, *, calibrated: bool = False) -> None:
         self.config = config or EvalConfig(embeddings=False)
         self.index = build_index(repo)
         self.retriever = build_retriever(self.index, self.config)
+        self.calibrator = Calibrator.for_config(self.config) if calibrated else None
 
     def context(self, unit: Unit, client=None) -> JudgeContext:
         return JudgeContext(unit=unit, candidates=self.retriever.retrieve(unit), index=self.index,
                             paper=None, config=self.config, client=client)
 
     async def judge(self, unit: Unit, client=None) -> UnitResult:
-        ctx = self.context(unit, client)
-        verdicts = await judge_unit(ctx)
-        return aggregate(unit, verdicts, ctx.candidates, self.config)
+        return await label_unit(self.context(unit, client), self.calibrator)
 
 
 def write_repo(root: Path, files: dict[str, str]) -> Path:
@@ -61,23 +62,29 @@ def write_repo(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+@pytest.fixture(params=[False, True], ids=["hand", "calibrated"])
+def calibrated(request) -> bool:
+    """Every judge test runs in both settings of `label_unit`: the hand-set aggregate and the calibrated judge."""
+    return request.param
+
+
 @pytest.fixture
-def small(tmp_path):
+def small(tmp_path, calibrated):
     """`small(files, config=None) -> Judged` over a repository written from `files`."""
     count = [0]
 
     def make(files: dict[str, str], config: EvalConfig | None = None) -> Judged:
         count[0] += 1
-        return Judged(write_repo(tmp_path / f"small{count[0]}", files), config)
+        return Judged(write_repo(tmp_path / f"small{count[0]}", files), config, calibrated=calibrated)
 
     return make
 
 
 @pytest.fixture
-def judged(tmp_path):
+def judged(tmp_path, calibrated):
     """`judged(name, edits=None, config=None) -> Judged` over a fresh copy of a fixture repo."""
 
     def make(name: str, edits: dict[str, tuple[str, str]] | None = None, config: EvalConfig | None = None) -> Judged:
-        return Judged(make_repo(tmp_path, name, edits), config)
+        return Judged(make_repo(tmp_path, name, edits), config, calibrated=calibrated)
 
     return make

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sa_align.extract.derive import complete_unit
 from sa_align.judges.base import decide
 from sa_align.judges.scope import scoped, stated_numbers, unchecked_numbers
@@ -47,6 +49,19 @@ def test_numbers_no_parameter_carries_are_unchecked():
     assert unchecked_numbers(unit) == [30000, 77]
 
 
+# Under the calibrated judge a failure lean becomes the label when the model is sure the claim is not faithful
+# (`calibrate/policy.py`, step 6): on these small repositories that turns "no finding" into `mismatched`.
+_LEAN_FLAGS = pytest.mark.xfail(
+    reason="the calibrated judge labels a failure lean `mismatched` where the judges found none", strict=True)
+
+
+@pytest.fixture
+def hand_or_lean(calibrated, request):
+    if calibrated:
+        request.applymarker(_LEAN_FLAGS)
+
+
+@pytest.mark.usefixtures("hand_or_lean")
 async def test_value_judge_aligned_on_part_of_the_claim_abstains(small):
     repo = small(TRAIN)
     partial = await repo.judge(_free("numerical", "AdamW: lr=8e-4, weight_decay=0.03, 30000 evaluation prompts"))
@@ -79,6 +94,7 @@ def test_a_unit_with_given_params_is_not_gated():
     assert scoped(unit, vote) is vote
 
 
+@pytest.mark.usefixtures("hand_or_lean")
 async def test_a_different_value_under_the_claims_name_is_no_finding_when_every_stated_value_is_elsewhere(small):
     repo = small({"train.py": """
         import torch
