@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from sa_align._version import __version__
 
 # Everything loads on first use: building the pydantic models costs a few hundred
 # milliseconds, and `sa-align --help` or a harness that only reads reports should

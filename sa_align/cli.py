@@ -32,7 +32,7 @@ FormatOpt = typer.Option("json,md", "--format", "-f", help="Comma-separated repo
 
 def _version(value: bool) -> None:
     if value:
-        from sa_align import __version__
+        from sa_align._version import __version__
 
         typer.echo(f"sa-align {__version__}")
         raise typer.Exit()

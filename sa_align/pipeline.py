@@ -279,7 +279,7 @@ async def judge_all(
 
 
 def build_report(paper: Paper, repo, index, results: list[UnitResult], config: EvalConfig, client, run: _Run) -> DriftReport:
-    from sa_align import __version__
+    from sa_align._version import __version__
     from sa_align.report import summarize
 
     cost = client.cost if client is not None else Cost()

@@ -76,7 +76,7 @@ def diff_reports(old: Report | str | Path, new: Report | str | Path, *, force: b
 
     Raises `DiffError` when the papers differ (unless `force`) or the format versions are incompatible.
     """
-    from sa_align import __version__
+    from sa_align._version import __version__
 
     a, b = _as_report(old), _as_report(new)
     notes = _check(a, b, force)

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, computed, find_entities, find_param_mentions, normalize_key, plausible
-from sa_align.extract.derive import assignment_params
+from sa_align.extract.notation import assignment_params
 from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import cell_quantities
 from sa_align.extract.table_kind import LETTERS, caption, has_numbers, head_share, is_settings_table, table_cues

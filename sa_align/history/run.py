@@ -83,7 +83,7 @@ async def audit_history_async(
             for i, sha in enumerate(selected, 1):
                 await audit.commit(metas[sha])
                 run.tick("history", i, len(selected))
-    from sa_align import __version__
+    from sa_align._version import __version__
 
     out = HistoryReport(
         sa_align_version=__version__, created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),

@@ -5,18 +5,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from sys import intern
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tree_sitter import Node
 
+from sa_align.index.collected import Owners
 from sa_align.index.fast import make, make_many
 from sa_align.index.model import CallFact, StubFact, TextFact, ValueFact
 from sa_align.index.queries import stub_patterns
 from sa_align.index.values import NOT_LITERAL, literal_and_raw, literal_value, node_text, raw_text
 from sa_align.resources import load_yaml
-
-if TYPE_CHECKING:
-    from sa_align.index.python import Owners
 
 Caps = dict[str, list[Node]]
 

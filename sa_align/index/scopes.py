@@ -24,18 +24,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, groupby
-from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
 from sa_align.index import scopetree
+from sa_align.index.collected import Collected, Owners
 from sa_align.index.fast import make_many
 from sa_align.index.model import UnboundName, UnusedImport
 from sa_align.index.pyfacts import absolute_module
 from sa_align.resources import load_yaml
-
-if TYPE_CHECKING:
-    from sa_align.index.python import Collected, Owners
 
 _QUOTED = (rb"(?:'\'\'(?:[^'\\]++|\\.|'(?!''))*+'\'\'|\"\"\"(?:[^\"\\]++|\\.|\"(?!\"\"))*+\"\"\""
            rb"|'(?:[^'\\\n]++|\\.)*+'|\"(?:[^\"\\\n]++|\\.)*+\")")

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from sa_align.extract.derive import assignment_params, complete_unit, identifier_hints, text_steps
+from sa_align.extract.derive import complete_unit
+from sa_align.extract.notation import assignment_params, identifier_hints, text_steps
 from sa_align.models import Param, Unit
 
 
@@ -62,7 +63,7 @@ def test_nothing_checkable_leaves_the_unit_alone():
 
 
 def test_a_setting_named_in_a_heading_takes_the_value_after_the_colon():
-    from sa_align.extract.derive import heading_params
+    from sa_align.extract.notation import heading_params
 
     assert [(p.name, p.value) for p in heading_params("Training iterations for Experiment C.3 (varying kernels): 3000")] == [
         ("max_steps", 3000)]
@@ -77,7 +78,7 @@ def test_values_end_before_the_comma_that_separates_settings():
 
 
 def test_labels_after_reference_words_and_dataset_names_are_not_settings():
-    from sa_align.extract.derive import heading_params
+    from sa_align.extract.notation import heading_params
 
     # `C.1` is also PPO's value-loss coefficient `c1`: after "Experiment" it is an appendix label.
     assert [(p.name, p.value) for p in heading_params("Training iterations for Experiment C.1 (varying sizes): 2000")] == [
@@ -115,7 +116,7 @@ def test_bracketed_lists_are_sequences_sets_or_ranges_by_how_they_are_joined():
 
 
 def test_a_heading_may_name_a_setting_whose_values_were_searched():
-    from sa_align.extract.derive import heading_params
+    from sa_align.extract.notation import heading_params
 
     got = _shapes(heading_params("Number of heads h ablation: tested [2, 4, 8], selected 4"))
     assert got == {"num_heads": ("set", [2, 4, 8])}

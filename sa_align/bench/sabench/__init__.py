@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sa_align.bench.sabench.dataset import RunRef, claim_units, read_scores, tables
 from sa_align.bench.sabench.metrics import SABenchMetrics, metrics_by_model, run_coverage, run_score, sabench_metrics
+from sa_align.bench.sabench.render import section, spread_lines
 from sa_align.bench.sabench.runner import ClaimOutcome, RunRecord, run_all
 from sa_align.bench.sabench.source import open_source
 from sa_align.bench.sabench.spread import Spread, spreads
@@ -88,9 +89,30 @@ class SABenchResult(BaseModel):
     """Papers run whose claims trained the calibrated model in use: their figures are in-sample (use `--train` for cross-validated ones, or `--no-calibration`)."""
 
     def markdown(self) -> str:
-        from sa_align.bench.sabench.render import markdown
+        skipped = [r for r in self.runs if r.skipped]
+        lines = [
+            "# Agreement with SA-Bench's judge",
+            "",
+            f"SA-Bench {self.commit} ({self.license}); {len(self.runs)} runs of {len(self.papers)} papers "
+            f"x {len(self.setups)} setups; {len(skipped)} skipped.",
+            "Binary decisions: reference >= 0.75 against our `aligned` (kappa (label)) and our score >= 0.75 "
+            "(kappa (score)), over decided claims only.",
+            "",
+            *self._in_sample_note(),
+            *section("All runs", self.metrics),
+            *spread_lines(self.spread),
+        ]
+        for model, m in self.by_model.items():
+            lines += section(f"Runs judged by {model}", m)
+        if skipped:
+            lines += ["## Skipped runs", ""] + [f"- `{r.id}`: {r.skipped}" for r in skipped] + [""]
+        return "\n".join(lines)
 
-        return markdown(self)
+    def _in_sample_note(self) -> list[str]:
+        if not self.in_sample:
+            return []
+        return [f"> **In-sample:** the calibrated model in use was trained on {len(self.in_sample)} of these papers "
+                "({}). Use `--train` for cross-validated figures, or `--no-calibration`.".format(", ".join(self.in_sample)), ""]
 
     def tables(self) -> list[Any]:
         from rich.markdown import Markdown

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sa_align.bench.sabench.dataset import tables
 from sa_align.bench.sabench.metrics import SABenchMetrics, sabench_metrics
+from sa_align.bench.sabench.render import train_markdown
 from sa_align.bench.sabench.runner import RunRecord, run_all
 from sa_align.bench.sabench.spread import Spread, spreads
 from sa_align.config import EvalConfig
@@ -54,8 +55,6 @@ class TrainResult(BaseModel):
     """How to read the figures."""
 
     def markdown(self) -> str:
-        from sa_align.bench.sabench.render import train_markdown
-
         return train_markdown(self)
 
 

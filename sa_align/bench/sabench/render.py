@@ -1,11 +1,13 @@
-"""The SA-Bench comparison as Markdown: one table of claim figures, one of run figures, the confusion."""
+"""The SA-Bench comparison as Markdown: one table of claim figures, one of run figures, the confusion.
+
+The sections take the figures, not the result that holds them, so the result (`bench.sabench`) can
+compose them without an import circle."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sa_align.bench.sabench import SABenchResult
     from sa_align.bench.sabench.metrics import ClaimMetrics, SABenchMetrics
     from sa_align.bench.sabench.spread import Spread
 
@@ -69,7 +71,7 @@ _SPREAD_NAMES = {"kappa": "kappa (label)", "coverage": "coverage", "probability_
                  "run_spearman_lines": "Python line count's Spearman", "spearman_over_lines": "our Spearman - line count's"}
 
 
-def _spread(spreads: "list[Spread]") -> list[str]:
+def spread_lines(spreads: "list[Spread]") -> list[str]:
     """One column per spread: the median and the central interval of each figure over the draws."""
     if not spreads:
         return []
@@ -84,36 +86,8 @@ def _spread(spreads: "list[Spread]") -> list[str]:
     return [*lines, ""]
 
 
-def _section(title: str, m: "SABenchMetrics") -> list[str]:
+def section(title: str, m: "SABenchMetrics") -> list[str]:
     return [f"## {title}", "", *_claims_table(m), "", *_run_lines(m), "", *_confusion(m), ""]
-
-
-def _in_sample_note(result: "SABenchResult") -> list[str]:
-    if not result.in_sample:
-        return []
-    return [f"> **In-sample:** the calibrated model in use was trained on {len(result.in_sample)} of these papers "
-            "({}). Use `--train` for cross-validated figures, or `--no-calibration`.".format(", ".join(result.in_sample)), ""]
-
-
-def markdown(result: "SABenchResult") -> str:
-    skipped = [r for r in result.runs if r.skipped]
-    lines = [
-        "# Agreement with SA-Bench's judge",
-        "",
-        f"SA-Bench {result.commit} ({result.license}); {len(result.runs)} runs of {len(result.papers)} papers "
-        f"x {len(result.setups)} setups; {len(skipped)} skipped.",
-        "Binary decisions: reference >= 0.75 against our `aligned` (kappa (label)) and our score >= 0.75 "
-        "(kappa (score)), over decided claims only.",
-        "",
-        *_in_sample_note(result),
-        *_section("All runs", result.metrics),
-        *_spread(result.spread),
-    ]
-    for model, m in result.by_model.items():
-        lines += _section(f"Runs judged by {model}", m)
-    if skipped:
-        lines += ["## Skipped runs", ""] + [f"- `{r.id}`: {r.skipped}" for r in skipped] + [""]
-    return "\n".join(lines)
 
 
 def train_markdown(result) -> str:
@@ -126,7 +100,7 @@ def train_markdown(result) -> str:
         "",
         f"> {result.note}",
         "",
-        *_section("Uncalibrated (calibration off)", result.uncalibrated),
-        *_section("Cross-validated (each paper judged by a model that never saw it)", result.cross_validated),
-        *_spread(result.spread),
+        *section("Uncalibrated (calibration off)", result.uncalibrated),
+        *section("Cross-validated (each paper judged by a model that never saw it)", result.cross_validated),
+        *spread_lines(result.spread),
     ])

@@ -188,7 +188,7 @@ def python_lines(repo: Path) -> int:
 
 
 def _stamp(paper: Path, repo: Path, scores: RunScores, config: EvalConfig) -> str:
-    from sa_align import __version__
+    from sa_align._version import __version__
     from sa_align.resources import code_fingerprint
 
     h = hashlib.sha256()

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from dataclasses import dataclass
+from typing import Sequence
 
 from sa_align.index.model import ValueFact
-from sa_align.models import Label, Unit
+from sa_align.models import Label, Param, Unit
 
-if TYPE_CHECKING:
-    from sa_align.judges.numeric.judge import ParamDecision
+
+@dataclass(frozen=True)
+class ParamDecision:
+    """What the sites say about one parameter (shared by the judges that ask: never changed once made)."""
+
+    param: Param
+    label: Label | None
+    confidence: float
+    certain: bool
+    evidence: list[ValueFact]
+    note: str
 
 
 def mismatch_score(bad: int, good: int) -> float:

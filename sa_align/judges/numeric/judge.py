@@ -79,12 +79,12 @@ and abstains when none is set anywhere (the missing judge decides absence).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Sequence
 
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
-from sa_align.judges.numeric.combine import combine, differs_as_claimed, mismatch_score
+from sa_align.judges.numeric.combine import ParamDecision, combine, differs_as_claimed, mismatch_score
 from sa_align.judges.numeric.compare import compare
 from sa_align.judges.numeric.counts import param_sites
 from sa_align.judges.numeric.sites import (
@@ -110,18 +110,6 @@ DEAD = 0
 """Tier of configuration nothing reads."""
 DEAD_CONFIDENCE = 0.5
 """Most confidence a decision resting only on configuration nothing reads can have."""
-
-
-@dataclass(frozen=True)
-class ParamDecision:
-    """What the sites say about one parameter (shared by the judges that ask: never changed once made)."""
-
-    param: Param
-    label: Label | None
-    confidence: float
-    certain: bool
-    evidence: list[ValueFact]
-    note: str
 
 
 # --------------------------------------------------------------------------- decision

@@ -71,7 +71,6 @@ def test_probability_metrics_against_the_base_rate_and_calibration_error():
 
 def test_claims_the_reference_scored_on_files_the_run_lacks_are_also_left_out_in_a_figure_of_their_own():
     from sa_align.bench.sabench.metrics import sabench_metrics
-    from sa_align.bench.sabench.render import markdown
     from sa_align.bench.sabench import SABenchResult
 
     seen = [_o("D1", 1.0, Label.ALIGNED, 1.0), _o("D1", 0.0, Label.MISSING, 0.0)]
@@ -80,5 +79,5 @@ def test_claims_the_reference_scored_on_files_the_run_lacks_are_also_left_out_in
     m = sabench_metrics([RunRecord(id="s/p", setup="s", paper="p", outcomes=seen + unseen)])
     assert (m.unseen, m.overall.claims, m.seen.claims) == (1, 3, 2)
     assert m.seen.kappa_label == 1.0 and m.overall.kappa_label < 1.0
-    text = markdown(SABenchResult(dataset="d", commit="c", license="l", metrics=m))
+    text = SABenchResult(dataset="d", commit="c", license="l", metrics=m).markdown()
     assert "| reference read only files the run holds | 2 |" in text and "1 of 3 claims (33%)" in text

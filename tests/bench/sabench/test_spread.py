@@ -5,7 +5,7 @@ import random
 import pytest
 
 from sa_align.bench.sabench.metrics import sabench_metrics
-from sa_align.bench.sabench.render import _spread
+from sa_align.bench.sabench.render import spread_lines
 from sa_align.bench.sabench.runner import ClaimOutcome, RunRecord
 from sa_align.bench.sabench.spread import _figures, _papers, spreads
 from sa_align.models import Label
@@ -63,7 +63,7 @@ def test_spreads_bracket_the_figure_and_are_reproducible(monkeypatch):
     # Fewer papers per draw, a wider range.
     width = {s.method: s.figures["kappa"].high - s.figures["kappa"].low for s in first}
     assert width["subsets"] > width["bootstrap"]
-    table = "\n".join(_spread(first))
+    table = "\n".join(spread_lines(first))
     assert "| kappa (label) |" in table and "subsets: 4 papers" in table
 
 
