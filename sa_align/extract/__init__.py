@@ -85,7 +85,7 @@ def extract(paper: Paper, config: EvalConfig | None = None) -> Extraction:
 
         _check(paper)
         return _finish(rule_units(paper), 0, [], config)
-    from sa_align.llm import LLMClient, _run_sync
+    from sa_align.llm.client import LLMClient, _run_sync
 
     client = LLMClient(config)
     return _run_sync(lambda: extract_async(paper, config, client))

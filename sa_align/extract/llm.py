@@ -215,7 +215,7 @@ async def _one(client, spec: ModelSpec, paper: Paper, kind: UnitKind, chunk: Chu
 
 def _salvage(exc: LLMGiveUp) -> ExtractedUnits | None:
     """The last reply, when it parsed and only its grounding failed: its grounded units are kept."""
-    from sa_align.llm_json import extract_json
+    from sa_align.llm.jsonparse import extract_json
 
     try:
         return ExtractedUnits.model_validate(extract_json(exc.last_raw or ""))

@@ -1,7 +1,7 @@
 """Shaping one provider request: output mode, the conversation as sent, and litellm's arguments.
 
 Pure functions over a `ModelSpec`: nothing here imports litellm or talks to a provider.
-`sa_align.llm` asks litellm which output mode a model supports and passes it in, so the
+`sa_align.llm.client` asks litellm which output mode a model supports and passes it in, so the
 conversation a judge counts against its token budget is built by the same code that
 builds the request (`LLMClient.prepare_messages`).
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from sa_align.config import ModelSpec
 from sa_align.errors import LLMConfigError
-from sa_align.llm_json import schema_instruction, with_instruction
+from sa_align.llm.jsonparse import schema_instruction, with_instruction
 
 MOCK_PREFIX = "mock/"
 _PRIVATE_EXTRA = ("max_concurrency", "mock_response", "response_format")

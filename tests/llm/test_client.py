@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 from typing import Literal
@@ -17,8 +14,6 @@ from pydantic import BaseModel, Field
 from sa_align.config import EvalConfig, ModelSpec
 from sa_align.errors import BudgetExceeded, LLMConfigError, LLMError, LLMGiveUp
 from sa_align.llm import LLMClient, LLMResult
-from sa_align.llm_cache import ResponseCache, cache_key
-from sa_align.llm_json import extract_json, mock_instance
 from tests.support.llm_server import ChatServer, chat_body, error_body, json_reply, llm_server  # noqa: F401
 
 GOOD = {"label": "aligned", "score": 1.0, "lines": [3]}
@@ -248,32 +243,6 @@ async def test_use_cache_false_always_calls(llm_server: ChatServer, tmp_path: Pa
     assert len(llm_server.requests) == 2 and not (tmp_path / "cache" / "llm").exists()
 
 
-def test_cache_key_ignores_transport_settings() -> None:
-    base = dict(model="m", api_base="http://h/v1", messages=MESSAGES, schema={}, response_format=None, temperature=0.0, sample=0)
-    key = cache_key(**base, extra={"max_tokens": 5})
-    assert key == cache_key(**base, extra={"max_tokens": 5, "timeout": 3, "num_retries": 9, "api_key": "s"})
-    assert key == cache_key(**{**base, "api_base": "http://h/v1/"}, extra={"max_tokens": 5})
-    assert key != cache_key(**base, extra={"max_tokens": 6})
-    assert key != cache_key(**{**base, "sample": 1}, extra={"max_tokens": 5})
-
-
-def test_cache_concurrent_writers_and_corrupt_entries(tmp_path: Path) -> None:
-    cache = ResponseCache(tmp_path)
-    key = "ab" + "0" * 62
-    writers = [
-        threading.Thread(target=lambda i=i: [cache.put(key, {"raw": f"r{i}" * 500}) for _ in range(20)]) for i in range(4)
-    ]
-    for t in writers:
-        t.start()
-    for t in writers:
-        t.join()
-    assert cache.get(key)["raw"] in {f"r{i}" * 500 for i in range(4)}
-    assert [p.name for p in cache.root.rglob("*") if p.is_file()] == [f"{key}.json"]  # no temp files left
-    (cache.root / "cd").mkdir()
-    (cache.root / "cd" / ("cd" + "1" * 62 + ".json")).write_text('{"raw": "trunc')
-    assert cache.get("cd" + "1" * 62) is None
-
-
 # -- budgets and prices -------------------------------------------------------------------
 async def test_token_budget_stops_new_calls(llm_server: ChatServer, tmp_path: Path) -> None:
     llm_server.always(json_reply(GOOD, prompt_tokens=30, completion_tokens=10))
@@ -323,7 +292,7 @@ async def test_ensemble_runs_every_model_and_sample(llm_server: ChatServer, tmp_
     assert b_requests == [(0, 0.7), (1, 0.7)]
 
 
-# -- sync wrapper, mock models, token counts, import hygiene ------------------------------
+# -- sync wrapper, mock models, token counts --------------------------------------------
 def test_structured_sync_runs_in_fresh_loops(llm_server: ChatServer, tmp_path: Path) -> None:
     llm_server.always(json_reply(GOOD))
     client = make_client(tmp_path, use_cache=False)
@@ -373,57 +342,6 @@ async def test_prepared_messages_are_what_the_server_receives(
     assert client.prompt_tokens(spec, MESSAGES, Ruling) == tokens > client.count_tokens(MESSAGES, spec)
 
 
-def test_only_llm_py_imports_litellm() -> None:
-    root = Path(__file__).resolve().parent.parent / "sa_align"
-    importers = {str(f.relative_to(root)) for f in root.rglob("*.py")
-                 if any(line.strip().startswith(("import litellm", "from litellm")) for line in f.read_text().splitlines())}
-    assert importers == {"llm.py"}
-
-
-def test_importing_sa_align_does_not_import_litellm() -> None:
-    code = "import sys, sa_align, sa_align.llm; assert 'litellm' not in sys.modules, 'litellm imported'"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0, proc.stderr
-
-
-# -- JSON helpers ---------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "text",
-    ['{"a": 1}', '```json\n{"a": 1}\n```', "```\n{\"a\": 1}\n```", 'Sure! {"a": 1} hope it helps', '  {"a": 1}\n'],
-)
-def test_extract_json_variants(text: str) -> None:
-    assert extract_json(text) == {"a": 1}
-
-
-@pytest.mark.parametrize("text", ["", "   ", "no json here", '{"a": '])
-def test_extract_json_rejects(text: str) -> None:
-    with pytest.raises(ValueError):
-        extract_json(text)
-
-
-def test_mock_instance_is_schema_valid() -> None:
-    class Inner(BaseModel):
-        """Nested."""
-
-        kind: Literal["x", "y"]
-        """A kind."""
-        n: int = Field(ge=3)
-        """At least three."""
-
-    class Outer(BaseModel):
-        """Top."""
-
-        inner: Inner
-        """Nested model."""
-        items: list[Inner] = Field(min_length=1)
-        """At least one."""
-        note: str | None = None
-        """Optional."""
-
-    value = Outer.model_validate(mock_instance(Outer.model_json_schema()))
-    assert value.inner.kind == "x" and value.inner.n == 3 and len(value.items) == 1
-
-
 # -- other OpenAI-compatible and local providers --------------------------------------------
 async def test_hosted_vllm_route(llm_server: ChatServer, tmp_path: Path) -> None:
     llm_server.enqueue(json_reply(GOOD))
@@ -467,30 +385,6 @@ async def test_unreachable_server_says_so(tmp_path: Path) -> None:
     with pytest.raises(LLMError, match="could not connect") as info:
         await make_client(tmp_path, max_retries=1).structured(MESSAGES, Ruling, spec)
     assert not isinstance(info.value, LLMConfigError)
-
-
-@pytest.mark.parametrize(
-    ("headers", "expected"),
-    [({"retry-after": "2"}, 2.0), ({"retry-after-ms": "250"}, 0.25), ({"retry-after": "soon"}, None), ({}, None)],
-)
-def test_retry_after_header_parsing(headers: dict, expected: float | None) -> None:
-    from sa_align.llm_errors import retry_after
-
-    class Fake(Exception):
-        litellm_response_headers = headers
-
-    assert retry_after(Fake()) == expected
-
-
-def test_retry_after_http_date() -> None:
-    import email.utils
-
-    from sa_align.llm_errors import retry_after
-
-    class Fake(Exception):
-        litellm_response_headers = {"retry-after": email.utils.formatdate(time.time() + 30, usegmt=True)}
-
-    assert 25 <= retry_after(Fake()) <= 31
 
 
 def test_count_tokens_never_fetches_a_tokenizer(tmp_path: Path) -> None:

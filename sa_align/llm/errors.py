@@ -1,4 +1,4 @@
-"""Classify provider errors for `sa_align.llm`: what to retry, how long to wait, and what to
+"""Classify provider errors for `sa_align.llm.client`: what to retry, how long to wait, and what to
 tell the user to fix. Works on litellm's exceptions by duck typing, so it never imports litellm."""
 
 from __future__ import annotations

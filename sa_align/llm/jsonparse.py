@@ -1,7 +1,7 @@
 """JSON handling for structured LLM replies: pull JSON out of a reply, explain why a reply
 was rejected, and build a schema-valid stand-in reply for `mock/` models.
 
-Nothing here talks to a provider; `sa_align.llm` drives it.
+Nothing here talks to a provider; `sa_align.llm.client` drives it.
 """
 
 from __future__ import annotations

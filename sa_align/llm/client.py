@@ -1,4 +1,4 @@
-"""Structured LLM calls through litellm: the only module that imports it.
+"""Structured LLM calls through litellm: the only module of sa_align that imports it.
 
 `LLMClient.structured` sends chat messages to any litellm model (hosted providers, Ollama,
 vLLM, any OpenAI-compatible server via `api_base`), parses the reply into a pydantic model,
@@ -8,7 +8,7 @@ retries rate limits and server errors itself, and keeps the run's token and doll
 against the configured budgets.
 
 Request shaping (output mode, schema instruction, litellm arguments) lives in
-`llm_request.py`; `LLMClient.prepare_messages` and `LLMClient.prompt_tokens` expose the
+`request.py`; `LLMClient.prepare_messages` and `LLMClient.prompt_tokens` expose the
 first request exactly as it is sent, so callers can hold it to a token budget.
 
 Model strings `mock/<name>` never leave the process: they answer with
@@ -34,11 +34,11 @@ from pydantic import BaseModel, ValidationError
 
 from sa_align.config import EvalConfig, ModelSpec
 from sa_align.errors import BudgetExceeded, LLMGiveUp
-from sa_align.llm_cache import ResponseCache, cache_key
-from sa_align.llm_errors import RETRYABLE, exhausted_error, fatal_error, retry_after, status_of
-from sa_align.llm_json import describe_error, extract_json, mock_instance, reask_message, schema_of
-from sa_align.llm_request import MOCK_PREFIX, Prepared, prepare, request_kwargs, route_model
-from sa_align.llm_request import temperature as pick_temperature
+from sa_align.llm.cache import ResponseCache, cache_key
+from sa_align.llm.errors import RETRYABLE, exhausted_error, fatal_error, retry_after, status_of
+from sa_align.llm.jsonparse import describe_error, extract_json, mock_instance, reask_message, schema_of
+from sa_align.llm.request import MOCK_PREFIX, Prepared, prepare, request_kwargs, route_model
+from sa_align.llm.request import temperature as pick_temperature
 from sa_align.models import Cost
 
 T = TypeVar("T", bound=BaseModel)
@@ -208,7 +208,7 @@ class LLMClient:
                 text = "".join(str(m.get("content") or "") for m in messages_or_text)
             return max(1, len(text) // 4) if text else 0
 
-    # -- request shaping (llm_request.py) ------------------------------------------
+    # -- request shaping (request.py) ----------------------------------------------
     def prepare_request(self, spec: ModelSpec, messages: list[dict[str, Any]], schema: dict[str, Any]) -> Prepared:
         """The first request `structured` sends for these messages: the conversation and `response_format`."""
         mode = "custom" if "response_format" in spec.extra else _json_mode(spec)
