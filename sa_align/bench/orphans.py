@@ -7,7 +7,7 @@ even though its code is intact. By the label definitions such code is
 must know it when it sets the gold of the other units.
 
 Which code uses a function is the one liveness definition the dead-code judge
-uses too (`units/liveness.yaml`, `judges/liveness/usage.py`): the same spellings count,
+uses too (`units/liveness.yaml`, `judges/evidence/liveness/usage.py`): the same spellings count,
 the same rules keep a function alive (decorators, framework hooks, configs,
 computed names, re-exports, names defined twice, tests that are no users), and
 it is computed from the file texts alone, never from the judges' index. A
@@ -17,15 +17,15 @@ as a fixpoint; module- and class-level code always runs.
 The generator knows one thing the judge cannot: the state before the edit. A
 function that was used and that nothing names afterwards was cut off by the
 edit, trace or not; the judge, seeing only the result, needs a trace to tell
-such a function from one reached in a way no rule knows (`judges/liveness/dead.py`).
+such a function from one reached in a way no rule knows (`judges/evidence/liveness/dead.py`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from sa_align.judges.liveness.facts import Function
-from sa_align.judges.liveness.usage import Key, Program, dead_among
+from sa_align.judges.evidence.liveness.facts import Function
+from sa_align.judges.evidence.liveness.usage import Key, Program, dead_among
 
 Identity = tuple[str, str, int]
 """A function across versions of the code: file, qualname, and which definition of that qualname."""

@@ -73,7 +73,7 @@ def unit_features(unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[
     """The features of one unit given its static verdicts, its candidates, the index, and `hand`,
     the hand-set aggregate of the same verdicts (`sa_align.judges.aggregate`)."""
     from sa_align.judges.scope import stated_quantities
-    from sa_align.judges.words import distinctive_words
+    from sa_align.judges.evidence.words import distinctive_words
 
     # What the claim states and the words it uses, read once for every family below.
     stated, words = stated_quantities(unit.claim), distinctive_words(unit)
@@ -103,7 +103,7 @@ def _unit(unit: Unit, stated: list[tuple[float, float]]) -> dict[str, float]:
 
 
 def _evidence(unit: Unit, stated: list[tuple[float, float]], words: set[str], index: "RepoIndex") -> dict[str, float]:
-    from sa_align.judges.evidence import code_roots, in_code
+    from sa_align.judges.evidence.tables import code_roots, in_code
     from sa_align.retrieve.params import param_index
 
     out: dict[str, float] = {}
@@ -125,7 +125,7 @@ def _colocation(stated: list[tuple[float, float]], index: "RepoIndex") -> dict[s
     """How many of the stated values are written near one another outside tests (`values.colocated_share`),
     and how common the found ones are (`values.sites`, mean log count of places): a rare value
     set beside the claim's other values is evidence, a `10` written everywhere is not."""
-    from sa_align.judges.evidence import number_sites
+    from sa_align.judges.evidence.tables import number_sites
     from sa_align.retrieve.params import is_test_path
 
     sites = number_sites(index)
@@ -194,7 +194,7 @@ def _embedding_similarity(candidates: Sequence[Candidate]) -> dict[str, float]:
 def _candidate_text(stated: list[tuple[float, float]], words: set[str], candidates: Sequence[Candidate]) -> dict[str, float]:
     """How much of the claim the best candidates' code itself shows: its words and its stated values."""
     from sa_align.judges.scope import stated_quantities
-    from sa_align.judges.words import root
+    from sa_align.judges.evidence.words import root
     from sa_align.retrieve.text import tokenize
 
     if not candidates:
@@ -213,8 +213,7 @@ def _candidate_text(stated: list[tuple[float, float]], words: set[str], candidat
 
 
 def _is_stub(index: "RepoIndex", cand: Candidate) -> bool:
-    from sa_align.judges.base import candidate_symbol
-    from sa_align.judges.evidence import stubbed_symbols
+    from sa_align.judges.evidence.tables import candidate_symbol, stubbed_symbols
 
     sym = candidate_symbol(index, cand)
     return sym is not None and sym.id in stubbed_symbols(index)
@@ -228,7 +227,7 @@ def repo_features(index: "RepoIndex") -> dict[str, float]:
 
 
 def _repo(index: "RepoIndex") -> tuple[tuple[str, float], ...]:
-    from sa_align.judges.evidence import stubbed_symbols
+    from sa_align.judges.evidence.tables import stubbed_symbols
 
     python = sum(f.lines for f in index.files if f.language == "python")
     functions = sum(1 for s in index.symbols if s.kind in ("function", "method"))

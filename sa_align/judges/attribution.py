@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from sa_align.index.model import RepoIndex
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
-from sa_align.judges.evidence import relevant_symbols
+from sa_align.judges.evidence.tables import relevant_symbols
 from sa_align.models import Attribution, CodeSpan, Label, Verdict
 from sa_align.resources import load_yaml
 from sa_align.retrieve.params import is_test_path, per_index

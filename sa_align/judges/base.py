@@ -89,17 +89,6 @@ def line_span(path: str, line: int, symbol: str | None = None) -> CodeSpan:
     return CodeSpan(path=path, start_line=max(1, line), end_line=max(1, line), symbol=symbol)
 
 
-def candidate_symbol(index: "RepoIndex", cand: Candidate) -> "Symbol | None":
-    """The function or class a candidate points at, if it is one."""
-    span = cand.span
-    if span.symbol:
-        sym = index.symbol_by_id.get(f"{span.path}::{span.symbol}")
-        if sym is not None:
-            return sym
-    sym = index.symbol_at(span.path, span.start_line)
-    return sym if sym is not None and sym.start_line <= span.end_line else None
-
-
 def function_at(index: "RepoIndex", path: str, line: int) -> "Symbol | None":
     """The function or method that holds `line` (through any classes in between); `None` at module level."""
     sym = index.symbol_at(path, line)

@@ -23,13 +23,12 @@ from sa_align.judges.base import (
     JudgeContext,
     StaticJudge,
     abstain,
-    candidate_symbol,
     decide,
     line_span,
 )
-from sa_align.judges.evidence import docstring_lines, strip_comment
-from sa_align.judges.liveness.dead import dead_code
-from sa_align.judges.words import generic_words
+from sa_align.judges.evidence.liveness.dead import dead_code
+from sa_align.judges.evidence.tables import candidate_symbol, docstring_lines, strip_comment
+from sa_align.judges.evidence.words import generic_words
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.text import tokenize
 

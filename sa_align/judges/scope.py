@@ -136,7 +136,7 @@ def _partial(verdict: Verdict, reason: str) -> Verdict:
 def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
     """A value judged different under the name read from a free-text claim may be set under
     another: when every value the claim states occurs somewhere in the code, that is no finding."""
-    from sa_align.judges.evidence import in_code
+    from sa_align.judges.evidence.tables import in_code
 
     stated = stated_quantities(unit.claim)
     if not stated or not all(in_code(index, v, n) for v, n in stated):

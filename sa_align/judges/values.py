@@ -31,9 +31,9 @@ from functools import lru_cache
 
 from sa_align.aliases import computed
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, lean
-from sa_align.judges.evidence import code_roots, in_code
+from sa_align.judges.evidence.tables import code_roots, in_code
+from sa_align.judges.evidence.words import distinctive_words
 from sa_align.judges.scope import stated_quantities
-from sa_align.judges.words import distinctive_words
 from sa_align.models import Label, UnitKind, Verdict
 from sa_align.resources import load_yaml
 from sa_align.retrieve.params import param_index

@@ -259,7 +259,7 @@ def test_getters_setters_and_conditional_definitions_stay_apart_and_never_die():
 def test_the_generator_and_the_judge_find_the_same_dead_code(tmp_path):
     from sa_align.bench.orphans import dead_functions
     from sa_align.index import build_index
-    from sa_align.judges.liveness.dead import dead_code
+    from sa_align.judges.evidence.liveness.dead import dead_code
 
     texts = {**BEFORE, "losses.py": _stub_total_loss()["losses.py"],
              "conf/loss.yaml": "loss:\n  _target_: losses.value_term\n"}

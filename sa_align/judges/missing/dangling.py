@@ -52,17 +52,17 @@ import re
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, Symbol, UnboundName
 from sa_align.judges.base import JudgeContext, decide, line_span
-from sa_align.judges.liveness.dead import dead_code
-from sa_align.judges.evidence import strip_comment
-from sa_align.judges.stub.named import named_definitions
-from sa_align.judges.ownership import (
+from sa_align.judges.evidence.liveness.dead import dead_code
+from sa_align.judges.evidence.ownership import (
     Hint,
     candidate_functions,
     hint_in_repo,
     support,
     unit_hints,
 )
-from sa_align.judges.words import generic_words
+from sa_align.judges.evidence.tables import strip_comment
+from sa_align.judges.evidence.words import generic_words
+from sa_align.judges.stub.named import named_definitions
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import is_test_path, per_index
@@ -210,7 +210,7 @@ def _hits(ctx: JudgeContext, candidates: list[Symbol]) -> list[tuple[UnboundName
 
 def _owner(ctx: JudgeContext, candidates: list[Symbol], hints: list[Hint], names: set[str]) -> Symbol | None:
     """An intact candidate function carrying at least `MIN_OWNER_HINTS` hints: the implementation."""
-    from sa_align.judges.placeholders import placeholder
+    from sa_align.judges.evidence.placeholders import placeholder
 
     index = ctx.index
     dead = dead_code(index).dead

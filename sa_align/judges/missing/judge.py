@@ -37,20 +37,19 @@ from sa_align.judges.base import (
     JudgeContext,
     StaticJudge,
     abstain,
-    candidate_symbol,
     decide,
     lean,
 )
-from sa_align.judges.classes import methods_by_class
-from sa_align.judges.evidence import CodeVocab, code_roots, code_vocab
-from sa_align.judges.placeholders import placeholder
-from sa_align.judges.words import distinctive_words, generic_words, root
+from sa_align.judges.evidence.classes import methods_by_class
+from sa_align.judges.evidence.placeholders import placeholder
+from sa_align.judges.evidence.tables import CodeVocab, candidate_symbol, code_roots, code_vocab
+from sa_align.judges.evidence.words import distinctive_words, generic_words, root
 from sa_align.models import Label, Param, UnitKind, Verdict
 from sa_align.retrieve.params import canonical, distinctive, param_index, per_index
 from sa_align.retrieve.text import tokenize
 
 NAME = "missing"
-# `generic_words`, `root` and `distinctive_words` live in `words.py`; re-exported for older callers.
+# `generic_words`, `root` and `distinctive_words` live in `evidence/words.py`; re-exported for older callers.
 __all__ = ["distinctive_words", "generic_words", "judge_missing", "missing_judge", "root"]
 MIN_HINT_SUBSTRING = 4
 LEAN_CONFIDENCE = 0.4

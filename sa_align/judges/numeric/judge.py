@@ -45,7 +45,7 @@ may reach the same number another way). A placeholder body is the stub judge's
 to label, and a body that reads its locals reflectively (`locals()`) counts as
 reading them.
 
-Sites inside functions nothing that runs calls (`judges/liveness/dead.py`) set
+Sites inside functions nothing that runs calls (`judges/evidence/liveness/dead.py`) set
 nothing a run uses and are left out. When they are the only sites, the stated
 value survives only where nothing runs: a match there is no finding (unknown),
 a different value a weak mismatch (0.5 at most, never certain).
@@ -195,7 +195,7 @@ def param_hints(unit: Unit, p: Param) -> list[str]:
     word with it other than a generic one (`batch_size` does not name `replay_buffer_size`)."""
     if len(unit.params) == 1:
         return list(unit.hints)
-    from sa_align.judges.words import generic_words
+    from sa_align.judges.evidence.words import generic_words
     from sa_align.retrieve.text import tokenize
 
     words = set(tokenize(f"{p.name} {p.surface or ''}")) - generic_words()

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sa_align.index.model import RepoIndex, ValueFact
-from sa_align.judges.evidence import stubbed_symbols
-from sa_align.judges.words import generic_words, root
+from sa_align.judges.evidence.tables import stubbed_symbols
+from sa_align.judges.evidence.words import generic_words, root
 from sa_align.models import Param, Unit
 from sa_align.resources import load_yaml
 from sa_align.retrieve.params import param_index, per_index
@@ -70,7 +70,7 @@ def _passed_to_constructor(fact: ValueFact, index: RepoIndex) -> bool:
 
 def _read(fact: ValueFact, index: RepoIndex, literal_lines: int) -> bool:
     """True when Python code mentions the setting's name beyond the literal sites themselves."""
-    from sa_align.judges.evidence import code_vocab
+    from sa_align.judges.evidence.tables import code_vocab
 
     leaf = fact.key_path.rsplit(".", 1)[-1] if fact.key_path else fact.name
     refs = code_vocab(index).references
@@ -97,14 +97,14 @@ def overrides_read(fact: ValueFact, index: RepoIndex) -> int | None:
     """Line of the configuration read that this literal assignment overrides, if any
     (`lr = cfg["lr"]` ... `lr = 0.01`; see `sa_align/index/overrides.py`)."""
     from sa_align.index.overrides import overrides
-    from sa_align.judges.liveness.dead import dead_code
+    from sa_align.judges.evidence.liveness.dead import dead_code
 
     if fact.source != "assign" or _kind(fact.path, index) != "python":
         return None
     if fact.symbol is not None and not _in_function(fact, index):
         return None  # a class body: its assignments are declarations, not statements that run in order
     if fact.symbol is not None and fact.symbol in dead_code(index).dead:
-        return None  # a helper nothing that runs calls overrides nothing (`judges/liveness/dead.py`)
+        return None  # a helper nothing that runs calls overrides nothing (`judges/evidence/liveness/dead.py`)
     return overrides(index, fact.path, fact.symbol).get((fact.line, fact.name))
 
 
@@ -311,8 +311,8 @@ __all__ = [
 
 
 def live_sites(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> tuple[list, list[ValueFact]]:
-    """Sites in functions something that runs calls, and the facts of those in dead functions (`judges/liveness/dead.py`)."""
-    from sa_align.judges.liveness.dead import dead_code
+    """Sites in functions something that runs calls, and the facts of those in dead functions (`judges/evidence/liveness/dead.py`)."""
+    from sa_align.judges.evidence.liveness.dead import dead_code
 
     dead_fns = dead_code(index).dead
     live = [(f, o) for f, o in sites if f.symbol is None or f.symbol not in dead_fns]

@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 
 from sa_align.index.model import RepoIndex
-from sa_align.judges.evidence import docstring_lines, entity_grams, strip_comment
+from sa_align.judges.evidence.tables import docstring_lines, entity_grams, strip_comment
 from sa_align.resources import load_yaml
 from sa_align.retrieve.params import is_test_path, per_index
 

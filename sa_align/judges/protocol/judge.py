@@ -37,9 +37,9 @@ from functools import lru_cache
 
 from sa_align.index.model import RepoIndex
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at, line_span
-from sa_align.judges.protocol.entities import can_replace, is_used, related, substituted, substituted_here
-from sa_align.judges.evidence import code_vocab
+from sa_align.judges.evidence.tables import code_vocab
 from sa_align.judges.numeric.judge import decide_params
+from sa_align.judges.protocol.entities import can_replace, is_used, related, substituted, substituted_here
 from sa_align.models import Label, Verdict
 from sa_align.resources import load_yaml
 from sa_align.retrieve.params import per_index
@@ -174,7 +174,7 @@ def _params_verdict(ctx: JudgeContext) -> Verdict | None:
 def _live(check: EntityCheck, index: RepoIndex) -> EntityCheck:
     """An entity used only inside a function nothing that runs calls is not used by the run: it
     counts as not located (the stub judge decides that code), never as present or absent."""
-    from sa_align.judges.liveness.dead import dead_code
+    from sa_align.judges.evidence.liveness.dead import dead_code
 
     if check.found is None:
         return check

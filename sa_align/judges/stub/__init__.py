@@ -2,11 +2,12 @@
 
 - `judge.py`: the judge, its rules in order;
 - `named.py`: placeholders the unit names (a hinted definition or class that is a stand-in);
-- `blocks.py`: deferred statements inside a longer function (a TODO, then `x = None` or `pass`).
+- `blocks.py`: deferred statements inside a longer function (a TODO, then `x = None` or `pass`);
+- `verdict.py`: its `stubbed` verdict at a placeholder.
 
-Machinery it shares with other judges stays outside: placeholder forms
-(`judges/placeholders.py`), ownership of a candidate (`judges/ownership.py`),
-the class hierarchy (`judges/classes.py`) and dead code (`judges/liveness/`).
+Machinery it shares with other judges lives in `judges/evidence/`: placeholder forms
+(`judges/evidence/placeholders.py`), ownership of a candidate (`judges/evidence/ownership.py`),
+the class hierarchy (`judges/evidence/classes.py`) and dead code (`judges/evidence/liveness/`).
 """
 
 from sa_align.judges.stub.judge import stub_judge

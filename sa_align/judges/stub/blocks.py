@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, StubFact, Symbol, TextFact
 from sa_align.judges.base import JudgeContext, decide, line_span
-from sa_align.judges.classes import hierarchy
-from sa_align.judges.ownership import candidate_functions, unit_hints
-from sa_align.judges.placeholders import IN_BODY, defers, function_node
-from sa_align.judges.words import generic_words
+from sa_align.judges.evidence.classes import hierarchy
+from sa_align.judges.evidence.ownership import candidate_functions, unit_hints
+from sa_align.judges.evidence.placeholders import IN_BODY, defers, function_node
+from sa_align.judges.evidence.words import generic_words
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import per_index

@@ -1,7 +1,7 @@
 """Stub judge: is the located implementation a placeholder, or code nothing ever runs?
 
 Placeholder evidence comes from the indexer's stub facts, judged in
-`placeholders.py`. Whole-body forms (the body is only `pass`, `...`, a docstring
+`evidence/placeholders.py`. Whole-body forms (the body is only `pass`, `...`, a docstring
 or `raise NotImplementedError`) are certain; a body that only returns a constant
 or `None` is likely; a deferring TODO counts in a body that does almost nothing,
 and random or constant stand-ins in a short body (a random draw only where
@@ -10,7 +10,7 @@ stubs: interface classes (`Protocol`, `ABC`), `@abstractmethod` and `@overload`,
 `.pyi` files and `if TYPE_CHECKING:` blocks, and a base-class method that some
 subclass at any depth overrides, in a class the code never constructs.
 
-The placeholder must be the unit's own implementation (`ownership.py`): a
+The placeholder must be the unit's own implementation (`evidence/ownership.py`): a
 function that merely calls an emptied helper is not stubbed itself, and a
 placeholder with an intact namesake (`named.namesake`: a legacy copy, a null
 object beside the real class) is not the code that runs. A few
@@ -20,7 +20,7 @@ statements deferred inside a longer function (a TODO comment followed by
 and the best candidate is a placeholder; an ordering unit whose steps are all
 found in one function is not stubbed by a placeholder step.
 
-An implementation that is dead code (`liveness/dead.py`: no entry point reaches it, only
+An implementation that is dead code (`evidence/liveness/dead.py`: no entry point reaches it, only
 other dead code names it, and the code keeps a trace of the call it lost, so it
 is `proven`) is `stubbed` too: the claim is written but never runs. Dead code
 nothing names at all may be reached in a way no rule knows and is never called
@@ -37,17 +37,18 @@ from __future__ import annotations
 
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at, lean
-from sa_align.judges.stub.blocks import deferred_block, deferred_carrier, deferred_elsewhere
-from sa_align.judges.liveness.dead import dead_code
-from sa_align.judges.evidence import relevant_symbols
-from sa_align.judges.stub.named import named_hints, named_placeholder, namesake, placeholder_group
-from sa_align.judges.ownership import (
+from sa_align.judges.evidence.liveness.dead import dead_code
+from sa_align.judges.evidence.ownership import (
     candidate_entries, candidate_functions, claim_names, claim_text, owns, placeholder_support, references, support,
     unit_hints,
 )
-from sa_align.judges.placeholders import (
-    NAME, is_abstract, placeholder, stub_strength, stub_verdict,
+from sa_align.judges.evidence.placeholders import (
+    is_abstract, placeholder, stub_strength,
 )
+from sa_align.judges.evidence.tables import relevant_symbols
+from sa_align.judges.stub.blocks import deferred_block, deferred_carrier, deferred_elsewhere
+from sa_align.judges.stub.named import named_hints, named_placeholder, namesake, placeholder_group
+from sa_align.judges.stub.verdict import NAME, stub_verdict
 from sa_align.models import Label, UnitKind, Verdict
 
 MIN_OWNER_HINTS = 2
@@ -55,7 +56,7 @@ MIN_OWNER_HINTS = 2
 
 
 def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
-    """A placeholder that is the unit's own implementation (see `ownership.py`).
+    """A placeholder that is the unit's own implementation (see `evidence/ownership.py`).
 
     It counts when it carries more of the unit's hints than any intact candidate (as many,
     against a caller of it; `ownership.owns`), or when the claim itself names it
@@ -163,7 +164,7 @@ def _entity_lives_elsewhere(ctx: JudgeContext, sym: Symbol) -> bool:
 
 
 def _unreachable(ctx: JudgeContext, sym: Symbol) -> Verdict | None:
-    """`stubbed` when the unit's implementation is dead code (`liveness/dead.py`) and carries enough of the
+    """`stubbed` when the unit's implementation is dead code (`evidence/liveness/dead.py`) and carries enough of the
     unit to be it: the claim names it, or it carries two hints (one, when the unit has only one).
     Certain when a switched-off call proves the cut; likely (0.7) when only an unused import shows
     it, or when nothing names it at all: such code may be reached in a way no rule knows, so the

@@ -3,7 +3,7 @@
 A hint that spells a definition (`reset_lora_parameters`, `BasicBlock.forward`,
 `GaussianActor`) says where the claim lives more precisely than any ranking:
 
-- a named function or method that is a placeholder (`placeholders.py`) makes
+- a named function or method that is a placeholder (`evidence/placeholders.py`) makes
   the unit `stubbed` when it owns the unit (`ownership.owns`: no intact
   candidate carries more of the unit's hints; a caller whose own code is the
   claim and that merely calls the emptied helper keeps the unit);
@@ -28,10 +28,8 @@ from collections import defaultdict
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, StubFact, Symbol
 from sa_align.judges.base import JudgeContext
-from sa_align.judges.stub.blocks import deferred_elsewhere
-from sa_align.judges.classes import methods_by_class
-from sa_align.judges.evidence import symbols_by_name
-from sa_align.judges.ownership import (
+from sa_align.judges.evidence.classes import methods_by_class
+from sa_align.judges.evidence.ownership import (
     Hint,
     candidate_functions,
     claim_text,
@@ -41,11 +39,13 @@ from sa_align.judges.ownership import (
     support,
     unit_hints,
 )
-from sa_align.judges.placeholders import (
+from sa_align.judges.evidence.placeholders import (
     declaration_only,
     placeholder,
-    stub_verdict,
 )
+from sa_align.judges.evidence.tables import symbols_by_name
+from sa_align.judges.stub.blocks import deferred_elsewhere
+from sa_align.judges.stub.verdict import stub_verdict
 from sa_align.models import Verdict
 from sa_align.retrieve.params import per_index
 

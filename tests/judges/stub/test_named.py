@@ -159,7 +159,7 @@ async def test_emptied_constructor_owns_the_attributes_nothing_sets(small):
 
 
 async def test_attributes_framework_bases_provide_are_not_missing(small):
-    from sa_align.judges.ownership import unset_attributes
+    from sa_align.judges.evidence.ownership import unset_attributes
 
     files = {"m.py": '''
         class Base:
@@ -177,7 +177,7 @@ async def test_attributes_framework_bases_provide_are_not_missing(small):
 
 
 async def test_a_class_built_on_a_library_class_may_inherit_any_attribute(small):
-    from sa_align.judges.ownership import unset_attributes
+    from sa_align.judges.evidence.ownership import unset_attributes
 
     files = {"m.py": '''
         from somelib import Base

@@ -1,5 +1,5 @@
 ; Where a name spelled in Python source is, for sa_align's liveness facts
-; (sa_align/judges/liveness/facts.py; the rules are in units/liveness.yaml).
+; (sa_align/judges/evidence/liveness/facts.py; the rules are in units/liveness.yaml).
 ;
 ; Capture naming convention (each capture is a byte range of the source):
 ;   @comment        a comment: a name in it is no use; `name(` in it is a call

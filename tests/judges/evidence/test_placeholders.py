@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sa_align.judges.placeholders import defers, placeholder
+from sa_align.judges.evidence.placeholders import defers, placeholder
 
 
 def _hit(j, qualname: str, path: str | None = None, claim: str = ""):

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterator
 
-from sa_align.judges.liveness.lookups import computed_lookups
+from sa_align.judges.evidence.liveness.lookups import computed_lookups
 from sa_align.resources import data_dir, load_yaml
 
 if TYPE_CHECKING:

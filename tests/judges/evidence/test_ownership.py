@@ -71,7 +71,7 @@ async def test_claim_naming_the_placeholder_makes_it_the_implementation(small):
 
 
 async def test_fields_class_attributes_and_library_classes_are_not_lost_names(small):
-    from sa_align.judges.ownership import unset_attributes
+    from sa_align.judges.evidence.ownership import unset_attributes
 
     files = {"parts.py": '''
         from dataclasses import dataclass

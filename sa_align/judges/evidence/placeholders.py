@@ -29,15 +29,12 @@ from typing import Any
 
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, StubFact, Symbol
-from sa_align.judges.base import decide, line_span
-from sa_align.judges.classes import class_node, hierarchy, methods_by_class
-from sa_align.judges.words import root
-from sa_align.models import Label, Verdict
+from sa_align.judges.evidence.classes import class_node, hierarchy, methods_by_class
+from sa_align.judges.evidence.words import root
 from sa_align.resources import load_yaml
 from sa_align.retrieve.params import is_test_path, per_index
 from sa_align.retrieve.text import tokenize
 
-NAME = "stub"
 WHOLE_BODY = {"not_implemented", "pass", "ellipsis", "docstring_only"}
 THIN_BODY = {"constant_return", "none_return"}
 IN_BODY = {"random_standin", "constant_standin", "todo_comment"}
@@ -251,12 +248,3 @@ def placeholder(index: RepoIndex, sym: Symbol, claim: str = "") -> tuple[StubFac
     strength = stub_strength(index, sym, fact, claim)
     return None if strength is None else (fact, *strength)
 
-
-def stub_verdict(sym: Symbol, fact: StubFact, conf: float, certain: bool, named: str | None = None) -> Verdict:
-    """`stubbed` at the placeholder; `named` says how the unit points at it, when it does."""
-    forms = ", ".join(fact.forms)
-    reason = f"`{sym.qualname}` defers its work ({forms}): {fact.detail}".strip().rstrip(":")
-    if named:
-        reason += f" ({named})"
-    return decide(NAME, Label.STUBBED, reason, confidence=conf, certain=certain,
-                  evidence=[line_span(sym.path, fact.line, sym.qualname), sym.span])

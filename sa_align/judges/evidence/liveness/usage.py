@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
 
-from sa_align.judges.liveness.facts import (
+from sa_align.judges.evidence.liveness.facts import (
     Class, Function, PyFacts, Spelled, config_names, is_config, module_of, python_facts, rules,
 )
 

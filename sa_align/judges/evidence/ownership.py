@@ -23,15 +23,16 @@ from dataclasses import dataclass
 
 from sa_align.aliases import split_identifier
 from sa_align.index.model import RepoIndex, Symbol
-from sa_align.judges.base import JudgeContext, candidate_symbol
-from sa_align.judges.classes import hierarchy, methods_by_class
-from sa_align.judges.evidence import (
+from sa_align.judges.evidence.classes import hierarchy, methods_by_class
+from sa_align.judges.evidence.tables import (
+    Judged,
+    candidate_symbol,
     code_vocab,
     docstring_lines,
     strip_comment,
     symbols_by_name,
 )
-from sa_align.judges.words import distinctive_words, generic_words, root
+from sa_align.judges.evidence.words import distinctive_words, generic_words, root
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import per_index
 from sa_align.retrieve.text import tokenize
@@ -71,7 +72,7 @@ def _run_of(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
     return any(whole[i : i + n] == part for i in range(len(whole) - n + 1))
 
 
-def unit_hints(ctx: JudgeContext) -> list[Hint]:
+def unit_hints(ctx: Judged) -> list[Hint]:
     """The unit's hints that could be looked up in code."""
     out: list[Hint] = []
     for h in ctx.unit.hints:
@@ -213,7 +214,7 @@ def _carries(hint: Hint, keys: set[str], tokens: set[str]) -> bool:
     return hint.key in keys
 
 
-def claim_names(ctx: JudgeContext, sym: Symbol) -> bool:
+def claim_names(ctx: Judged, sym: Symbol) -> bool:
     """True when every specific word of the function's name is a word of the claim or quote.
 
     `probability_ratio` for "the probability ratio is computed ..."; the name needs at
@@ -226,7 +227,7 @@ def claim_names(ctx: JudgeContext, sym: Symbol) -> bool:
     return {root(w) for w in words} <= claim
 
 
-def candidate_functions(ctx: JudgeContext, limit: int = 8) -> list[Symbol]:
+def candidate_functions(ctx: Judged, limit: int = 8) -> list[Symbol]:
     """Functions and methods among the top candidates, in rank order, without repeats."""
     out: list[Symbol] = []
     for cand in ctx.candidates[:limit]:
@@ -236,7 +237,7 @@ def candidate_functions(ctx: JudgeContext, limit: int = 8) -> list[Symbol]:
     return out
 
 
-def candidate_entries(ctx: JudgeContext, limit: int = 3) -> list[Symbol]:
+def candidate_entries(ctx: Judged, limit: int = 3) -> list[Symbol]:
     """The entry methods (`forward`, `__call__`: `units/stubs.yaml`) of the classes among the top
     candidates, in rank order: what runs when the class a candidate names is used."""
     from sa_align.resources import load_yaml
@@ -254,7 +255,7 @@ MIN_DESCRIBED_WORDS = 2
 """Distinctive claim words a placeholder's docstring or TODO must share to describe the claim."""
 
 
-def describes_claim(ctx: JudgeContext, sym: Symbol) -> bool:
+def describes_claim(ctx: Judged, sym: Symbol) -> bool:
     """True when the function's docstring or marker comments restate the claim: for a placeholder,
     that text is all that is left of the work it acknowledges."""
     text = " ".join([sym.docstring or ""] + [t.text for t in ctx.index.texts
@@ -263,7 +264,7 @@ def describes_claim(ctx: JudgeContext, sym: Symbol) -> bool:
     return len(words & distinctive_words(ctx.unit)) >= MIN_DESCRIBED_WORDS
 
 
-def placeholder_support(ctx: JudgeContext, sym: Symbol, hints: list[Hint]) -> int:
+def placeholder_support(ctx: Judged, sym: Symbol, hints: list[Hint]) -> int:
     """Support of an emptied function: its own hints, the hints the repository lost (the emptied
     body is where they went missing), and one more when it lost some and its docstring still
     describes the claim (a related helper's docstring alone shares the claim's words too)."""
@@ -302,7 +303,7 @@ def _calls_from(index: RepoIndex) -> dict[str, list]:
     return per_index(index, "calls-from", build)
 
 
-def independent_rival(ctx: JudgeContext, rival: Symbol, sym: Symbol, hints: list[Hint]) -> bool:
+def independent_rival(ctx: Judged, rival: Symbol, sym: Symbol, hints: list[Hint]) -> bool:
     """True when intact `rival` stands beside placeholder `sym` as another implementation of the
     unit: it is not a method of the same class (one implementation), does not build on `sym`, and
     carries every hint `sym` carries plus one more that the repository still has (reading
@@ -315,7 +316,7 @@ def independent_rival(ctx: JudgeContext, rival: Symbol, sym: Symbol, hints: list
     return mine <= theirs and any(hint_in_repo(ctx.index, h) for h in theirs - mine)
 
 
-def owns(ctx: JudgeContext, sym: Symbol, others: list[Symbol], placeholder: bool, strict: bool = False) -> bool:
+def owns(ctx: Judged, sym: Symbol, others: list[Symbol], placeholder: bool, strict: bool = False) -> bool:
     """True when `sym` carries more of the unit's hints than any other candidate, or as many
     (without `strict`) as any rival that is not another implementation standing beside it
     (`independent_rival`): a caller that carries the helper's name through its call ties, and
@@ -337,13 +338,13 @@ def owns(ctx: JudgeContext, sym: Symbol, others: list[Symbol], placeholder: bool
     return True
 
 
-def intact_twin(ctx: JudgeContext, sym: Symbol) -> Symbol | None:
+def intact_twin(ctx: Judged, sym: Symbol) -> Symbol | None:
     """An intact definition that may run instead of placeholder `sym`, so the placeholder is not
     the unit's implementation: a function of the same name (a duplicate module), a method of the
     same qualified name in another file (`legacy/resnet.py`), or a same-named method of another
     class that carries every hint `sym` carries, when what points at `sym` is its method name
     (`log_metrics` of a null logger beside the real one; not `__init__` of any class)."""
-    from sa_align.judges.placeholders import declaration_only, placeholder
+    from sa_align.judges.evidence.placeholders import declaration_only, placeholder
 
     hints = unit_hints(ctx)
     mine = carried(ctx.index, sym, hints)
@@ -361,6 +362,6 @@ def intact_twin(ctx: JudgeContext, sym: Symbol) -> Symbol | None:
     return None
 
 
-def claim_text(ctx: JudgeContext) -> str:
+def claim_text(ctx: Judged) -> str:
     """The unit's claim and quote: what `placeholders.placeholder` weighs a random draw against."""
     return f"{ctx.unit.claim} {ctx.unit.quote}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from sa_align.judges.liveness.dead import dead_among, dead_code
+from sa_align.judges.evidence.liveness.dead import dead_among, dead_code
 from sa_align.judges.stub.judge import judge_stub
 from sa_align.models import Label, Unit
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from sa_align.index.model import RepoIndex, Symbol
-from sa_align.judges.base import JudgeContext, candidate_symbol
-from sa_align.judges.words import generic_words
+from sa_align.judges.evidence.words import generic_words
+from sa_align.models import Candidate, Unit
 from sa_align.retrieve.params import is_test_path, per_index
 from sa_align.retrieve.text import tokenize
 
@@ -27,6 +28,28 @@ _WORD = re.compile(r"[A-Za-z]+|\d+")
 _DEF_OR_IMPORT = re.compile(r"^\s*(async\s+def|def|class|import|from\s+\S+\s+import)\b")
 _COMMENT = re.compile(r"(^|\s)#(?!!).*$")
 _STRING_START = re.compile(r"^\s*[rRbBuUfF]{0,2}(\"\"\"|\'\'\'|\"|\')")
+
+
+class Judged(Protocol):
+    """The part of a judge's context (`judges.base.JudgeContext`) the evidence machinery reads.
+
+    Spelled out here so the machinery sits below the judges and never imports their layer.
+    """
+
+    unit: Unit
+    candidates: list[Candidate]
+    index: RepoIndex
+
+
+def candidate_symbol(index: RepoIndex, cand: Candidate) -> Symbol | None:
+    """The function or class a candidate points at, if it is one."""
+    span = cand.span
+    if span.symbol:
+        sym = index.symbol_by_id.get(f"{span.path}::{span.symbol}")
+        if sym is not None:
+            return sym
+    sym = index.symbol_at(span.path, span.start_line)
+    return sym if sym is not None and sym.start_line <= span.end_line else None
 
 
 @dataclass
@@ -166,14 +189,14 @@ def code_vocab(index: RepoIndex) -> CodeVocab:
     return per_index(index, "vocab", build_vocab)
 
 
-def unit_terms(ctx: JudgeContext) -> set[str]:
+def unit_terms(ctx: Judged) -> set[str]:
     """Search tokens of the unit's claim, hints, params, entities and steps."""
     from sa_align.retrieve import query_text
 
     return set(tokenize(query_text(ctx.unit)))
 
 
-def relevant_symbols(ctx: JudgeContext, limit: int = 3) -> list[Symbol]:
+def relevant_symbols(ctx: Judged, limit: int = 3) -> list[Symbol]:
     """Functions among the top candidates that plausibly implement the unit, best first.
 
     A candidate counts when its name shares a specific word with the unit (a stub
@@ -242,7 +265,7 @@ def stubbed_symbols(index: RepoIndex) -> frozenset[str]:
 
 def code_roots(index: RepoIndex) -> frozenset[str]:
     """Crude stems of every word of the code vocabulary, for comparing with a claim's distinctive words."""
-    from sa_align.judges.words import root
+    from sa_align.judges.evidence.words import root
 
     return per_index(index, "code-roots", lambda ix: frozenset(root(t) for t in code_vocab(ix).tokens))
 
