@@ -72,8 +72,8 @@ def unit_features(unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[
                   hand: UnitResult) -> dict[str, float]:
     """The features of one unit given its static verdicts, its candidates, the index, and `hand`,
     the hand-set aggregate of the same verdicts (`sa_align.judges.aggregate`)."""
-    from sa_align.judges.scope import stated_quantities
     from sa_align.judges.evidence.words import distinctive_words
+    from sa_align.judges.scope import stated_quantities
 
     # What the claim states and the words it uses, read once for every family below.
     stated, words = stated_quantities(unit.claim), distinctive_words(unit)
@@ -125,8 +125,8 @@ def _colocation(stated: list[tuple[float, float]], index: "RepoIndex") -> dict[s
     """How many of the stated values are written near one another outside tests (`values.colocated_share`),
     and how common the found ones are (`values.sites`, mean log count of places): a rare value
     set beside the claim's other values is evidence, a `10` written everywhere is not."""
+    from sa_align.index.walk import is_test_path
     from sa_align.judges.evidence.tables import number_sites
-    from sa_align.retrieve.params import is_test_path
 
     sites = number_sites(index)
     places: list[dict[str, list[int]]] = []
@@ -193,8 +193,8 @@ def _embedding_similarity(candidates: Sequence[Candidate]) -> dict[str, float]:
 
 def _candidate_text(stated: list[tuple[float, float]], words: set[str], candidates: Sequence[Candidate]) -> dict[str, float]:
     """How much of the claim the best candidates' code itself shows: its words and its stated values."""
-    from sa_align.judges.scope import stated_quantities
     from sa_align.judges.evidence.words import root
+    from sa_align.judges.scope import stated_quantities
     from sa_align.retrieve.text import tokenize
 
     if not candidates:
@@ -221,7 +221,7 @@ def _is_stub(index: "RepoIndex", cand: Candidate) -> bool:
 
 def repo_features(index: "RepoIndex") -> dict[str, float]:
     """The repository's size and share of placeholders (the same for every unit of a run)."""
-    from sa_align.retrieve.params import per_index
+    from sa_align.index.memo import per_index
 
     return dict(per_index(index, "calibrate-repo", _repo))
 

@@ -138,8 +138,9 @@ def _loops(path: str, root: Any) -> list[CountLoop]:
 
 def count_loops(index: RepoIndex) -> list[CountLoop]:
     """Every loop over seeds, runs or folds in the repository's Python files, tests left out."""
+    from sa_align.index.memo import per_index
     from sa_align.index.reads import _tree
-    from sa_align.retrieve.params import is_test_path, per_index
+    from sa_align.index.walk import is_test_path
 
     def build(ix: RepoIndex) -> list[CountLoop]:
         out: list[CountLoop] = []

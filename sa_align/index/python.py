@@ -11,7 +11,6 @@ recurses over the syntax tree (deeply nested code cannot hit the recursion limit
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 
 from tree_sitter import Node
 

@@ -50,7 +50,7 @@ def _walk(node: Any) -> Iterator[tuple[Any, str | None]]:
 
 
 def _cache(index: RepoIndex, key: str) -> dict:
-    from sa_align.retrieve.params import per_index
+    from sa_align.index.memo import per_index
 
     return per_index(index, f"reads:{key}", lambda _ix: {})
 

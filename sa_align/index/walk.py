@@ -68,6 +68,14 @@ def file_kind(rel: str) -> FileKind:
     return walk_rules().kinds.get(ext, "text")
 
 
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing)(/|$)|(^|/)test_[^/]*$|_test\.py$|(^|/)conftest\.py$")
+
+
+def is_test_path(path: str) -> bool:
+    """Test files set values for their own purposes; they never say what a run uses."""
+    return bool(_TEST_PATH.search(path))
+
+
 def is_makefile(rel: str) -> bool:
     name = rel.rsplit("/", 1)[-1]
     return any(fnmatch.fnmatchcase(name, pat) for pat in walk_rules().makefiles)

@@ -14,12 +14,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex
+from sa_align.index.walk import is_test_path
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
 from sa_align.judges.evidence.tables import relevant_symbols
 from sa_align.models import Attribution, CodeSpan, Label, Verdict
 from sa_align.resources import load_yaml
-from sa_align.retrieve.params import is_test_path, per_index
 
 NAME = "attribution"
 MIN_IMPL_LINES = 4

@@ -26,11 +26,11 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
+from sa_align.judges import routing
 from sa_align.judges.aggregate import aggregate
 from sa_align.judges.base import Judge, JudgeContext, abstain
-from sa_align.judges import routing
 from sa_align.judges.scope import scoped
-from sa_align.models import Label, UnitResult, Verdict
+from sa_align.models import UnitResult, Verdict
 
 if TYPE_CHECKING:
     from sa_align.calibrate import Calibrator

@@ -90,7 +90,7 @@ def parse_imports(text: str) -> dict[str, set[str]]:
 
 def file_imports(index: RepoIndex, path: str) -> dict[str, str]:
     """Local name -> the one library name it stands for in `path` (built once per file)."""
-    from sa_align.retrieve.params import per_index
+    from sa_align.index.memo import per_index
 
     cache: dict[str, dict[str, str]] = per_index(index, "file-imports", lambda _ix: {})
     hit = cache.get(path)

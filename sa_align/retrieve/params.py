@@ -12,32 +12,13 @@ import re
 import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, TypeVar
+from typing import Any
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, ValueFact
+from sa_align.index.walk import is_test_path
 from sa_align.models import Param
 from sa_align.resources import load_yaml
-
-T = TypeVar("T")
-_CACHE: dict[tuple[int, str], tuple[weakref.ref, Any]] = {}
-
-_TEST_PATH = re.compile(r"(^|/)(tests?|testing)(/|$)|(^|/)test_[^/]*$|_test\.py$|(^|/)conftest\.py$")
-
-
-def per_index(index: RepoIndex, key: str, build: Callable[[RepoIndex], T]) -> T:
-    """Build something derived from `index` once and reuse it while the index lives."""
-    slot = (id(index), key)
-    hit = _CACHE.get(slot)
-    if hit is not None and hit[0]() is index:
-        return hit[1]
-    value = build(index)
-    _CACHE[slot] = (weakref.ref(index, lambda _r, s=slot: _CACHE.pop(s, None)), value)
-    return value
-
-
-def is_test_path(path: str) -> bool:
-    """Test files set values for their own purposes; they never say what a run uses."""
-    return bool(_TEST_PATH.search(path))
 
 
 def norm_name(name: str) -> str:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.resources import load_yaml
-from sa_align.retrieve.params import per_index
 
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([^#\n]+)", re.MULTILINE)
 _FROM = re.compile(r"^[ \t]*from[ \t]+(\S+)[ \t]+import[ \t]+(\([^)]*\)|[^#\n]+)", re.MULTILINE)

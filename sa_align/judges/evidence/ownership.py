@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from sa_align.aliases import split_identifier
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.evidence.classes import hierarchy, methods_by_class
 from sa_align.judges.evidence.tables import (
@@ -34,7 +35,6 @@ from sa_align.judges.evidence.tables import (
 )
 from sa_align.judges.evidence.words import distinctive_words, generic_words, root
 from sa_align.retrieve.names import name_key
-from sa_align.retrieve.params import per_index
 from sa_align.retrieve.text import tokenize
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -28,11 +28,12 @@ from functools import lru_cache
 from typing import Any
 
 from sa_align.aliases import split_identifier
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, StubFact, Symbol
+from sa_align.index.walk import is_test_path
 from sa_align.judges.evidence.classes import class_node, hierarchy, methods_by_class
 from sa_align.judges.evidence.words import root
 from sa_align.resources import load_yaml
-from sa_align.retrieve.params import is_test_path, per_index
 from sa_align.retrieve.text import tokenize
 
 WHOLE_BODY = {"not_implemented", "pass", "ellipsis", "docstring_only"}

@@ -16,10 +16,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, Symbol
+from sa_align.index.walk import is_test_path
 from sa_align.judges.evidence.words import generic_words
 from sa_align.models import Candidate, Unit
-from sa_align.retrieve.params import is_test_path, per_index
 from sa_align.retrieve.text import tokenize
 
 CODE_KINDS = ("python", "notebook", "config", "shell", "c")

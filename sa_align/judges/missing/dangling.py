@@ -50,7 +50,9 @@ from __future__ import annotations
 import re
 
 from sa_align.aliases import split_identifier
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, Symbol, UnboundName
+from sa_align.index.walk import is_test_path
 from sa_align.judges.base import JudgeContext, decide, line_span
 from sa_align.judges.evidence.liveness.dead import dead_code
 from sa_align.judges.evidence.ownership import (
@@ -65,7 +67,6 @@ from sa_align.judges.evidence.words import generic_words
 from sa_align.judges.stub.named import named_definitions
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.names import name_key
-from sa_align.retrieve.params import is_test_path, per_index
 
 NAME = "missing"
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from sa_align.index.memo import per_index
 from sa_align.judges.base import (
     JudgeContext,
     StaticJudge,
@@ -45,7 +46,7 @@ from sa_align.judges.evidence.placeholders import placeholder
 from sa_align.judges.evidence.tables import CodeVocab, candidate_symbol, code_roots, code_vocab
 from sa_align.judges.evidence.words import distinctive_words, generic_words, root
 from sa_align.models import Label, Param, UnitKind, Verdict
-from sa_align.retrieve.params import canonical, distinctive, param_index, per_index
+from sa_align.retrieve.params import canonical, distinctive, param_index
 from sa_align.retrieve.text import tokenize
 
 NAME = "missing"

@@ -93,9 +93,9 @@ from sa_align.judges.numeric.sites import (
     about_unit,
     branch_literals,
     ignored_default,
+    live_sites,
     other_callee,
     overrides_read,
-    live_sites,
     preset_name,
     related_sites,
     same_setting,
@@ -207,7 +207,7 @@ def decide_params(unit: Unit, index: RepoIndex, tol: float) -> tuple[ParamDecisi
 
     The numeric, stub and protocol judges all ask this of one unit: decided once per index.
     """
-    from sa_align.retrieve.params import per_index
+    from sa_align.index.memo import per_index
 
     memo: dict[tuple[str, float], tuple[ParamDecision, ...]] = per_index(index, "param-decisions", lambda _ix: {})
     key = (unit.model_dump_json(include={"claim", "params", "hints"}), tol)

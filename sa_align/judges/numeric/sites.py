@@ -22,12 +22,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.evidence.tables import stubbed_symbols
 from sa_align.judges.evidence.words import generic_words, root
 from sa_align.models import Param, Unit
 from sa_align.resources import load_yaml
-from sa_align.retrieve.params import param_index, per_index
+from sa_align.retrieve.params import param_index
 
 Outcome = Literal["match", "conflict"]
 
@@ -58,7 +59,7 @@ def _passed_to_constructor(fact: ValueFact, index: RepoIndex) -> bool:
     """A class-body default (a dataclass field, a config class's attribute) that a call of the class
     passes as a keyword (`TrainingConfig(batch_size=128)`): a default, like a parameter's, which
     the presets built with the keyword override."""
-    from sa_align.retrieve.params import per_index
+    from sa_align.index.memo import per_index
 
     sym = index.symbol_by_id.get(fact.symbol or "")
     if sym is None or sym.kind != "class":
@@ -325,7 +326,7 @@ def related_sites(p: Param, index: RepoIndex, tol: float) -> list[SiteCheck]:
     Reported in the reason only: a resembling name neither confirms nor refutes the setting.
     """
     from sa_align.aliases import split_identifier
-    from sa_align.retrieve.params import is_test_path
+    from sa_align.index.walk import is_test_path
 
     weak = set(load_yaml("numeric.yaml")["related_names"]["weak_words"])
     mine = {w.lower() for n in (p.name, p.surface or "") for w in split_identifier(n)} - weak

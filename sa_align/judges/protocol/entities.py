@@ -22,10 +22,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex
+from sa_align.index.walk import is_test_path
 from sa_align.judges.evidence.tables import docstring_lines, entity_grams, strip_comment
 from sa_align.resources import load_yaml
-from sa_align.retrieve.params import is_test_path, per_index
 
 Location = tuple[str, int]
 MENTIONED = 0

@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at, line_span
 from sa_align.judges.evidence.tables import code_vocab
@@ -42,7 +43,6 @@ from sa_align.judges.numeric.judge import decide_params
 from sa_align.judges.protocol.entities import can_replace, is_used, related, substituted, substituted_here
 from sa_align.models import Label, Verdict
 from sa_align.resources import load_yaml
-from sa_align.retrieve.params import per_index
 
 NAME = "protocol"
 SUBSTITUTABLE = {"dataset": 0.85, "metric": 0.7}

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from sa_align.aliases import split_identifier
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, StubFact, Symbol, TextFact
 from sa_align.judges.base import JudgeContext, decide, line_span
 from sa_align.judges.evidence.classes import hierarchy
@@ -33,7 +34,6 @@ from sa_align.judges.evidence.placeholders import IN_BODY, defers, function_node
 from sa_align.judges.evidence.words import generic_words
 from sa_align.models import Label, Verdict
 from sa_align.retrieve.names import name_key
-from sa_align.retrieve.params import per_index
 from sa_align.retrieve.text import tokenize
 
 NAME = "stub"

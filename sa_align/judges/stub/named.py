@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from sa_align.aliases import split_identifier
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, StubFact, Symbol
 from sa_align.judges.base import JudgeContext
 from sa_align.judges.evidence.classes import methods_by_class
@@ -47,7 +48,6 @@ from sa_align.judges.evidence.tables import symbols_by_name
 from sa_align.judges.stub.blocks import deferred_elsewhere
 from sa_align.judges.stub.verdict import stub_verdict
 from sa_align.models import Verdict
-from sa_align.retrieve.params import per_index
 
 MIN_DEFERRED_METHODS = 2
 

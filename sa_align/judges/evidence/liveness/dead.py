@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex
+from sa_align.index.walk import is_test_path
 from sa_align.judges.evidence.liveness.facts import Spelled, python_facts
 from sa_align.judges.evidence.liveness.usage import Key, Program, dead_among
 from sa_align.judges.evidence.placeholders import placeholder
-from sa_align.retrieve.params import is_test_path, per_index
 
 
 @dataclass(frozen=True)

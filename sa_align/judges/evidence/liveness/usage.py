@@ -26,7 +26,15 @@ from functools import cached_property
 from typing import TypeVar
 
 from sa_align.judges.evidence.liveness.facts import (
-    Class, Function, PyFacts, Spelled, config_names, is_config, module_of, python_facts, rules,
+    Class,
+    Function,
+    PyFacts,
+    Spelled,
+    config_names,
+    is_config,
+    module_of,
+    python_facts,
+    rules,
 )
 
 PYTHON_SUFFIXES = (".py", ".pyw")
@@ -61,7 +69,7 @@ class Program:
     def from_texts(cls, texts: Mapping[str, str]) -> "Program":
         """From file texts (path -> text); notebooks as their JSON, Python as source."""
         from sa_align.index.other import notebook_text
-        from sa_align.retrieve.params import is_test_path
+        from sa_align.index.walk import is_test_path
 
         files: dict[str, PyFacts] = {}
         config: set[str] = set()
