@@ -8,7 +8,7 @@ from sa_align.models import (
     report_schema, units_file_schema,
 )
 from sa_align.diff import diff_schema
-from sa_align.history.model import history_schema
+from sa_align.models.history import history_schema
 from sa_align.resources import data_dir
 
 

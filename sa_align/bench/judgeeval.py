@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sa_align.bench.agreement import cohen_kappa
 from sa_align.config import EvalConfig
 from sa_align.errors import DatasetError
 from sa_align.models import DriftReport, Label
@@ -196,20 +197,14 @@ def binary_metrics(outcomes: list[LeafOutcome]) -> BinaryMetrics:
     m = BinaryMetrics(leaves=len(outcomes), decided=len(decided), undecided=len(outcomes) - len(decided))
     if not decided:
         return m
-    import warnings
-
-    from sklearn.metrics import accuracy_score, cohen_kappa_score, precision_recall_fscore_support
+    from sklearn.metrics import accuracy_score, precision_recall_fscore_support
 
     y = [o.expected for o in decided]
     p = [o.predicted for o in decided]
     prec, rec, f1, _ = precision_recall_fscore_support(y, p, labels=[1], zero_division=float("nan"))
     m.accuracy = float(accuracy_score(y, p))
     m.precision, m.recall, m.f1 = (None if v != v else float(v) for v in (prec[0], rec[0], f1[0]))
-    if len(set(y) | set(p)) > 1:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            k = float(cohen_kappa_score(y, p, labels=[0, 1]))
-        m.kappa = None if k != k else k
+    m.kappa = cohen_kappa(y, p, [0, 1])
     return m
 
 

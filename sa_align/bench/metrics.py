@@ -21,6 +21,7 @@ from typing import Any, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sa_align.bench.agreement import cohen_kappa
 from sa_align.models import CodeSpan, Label, UnitKind
 
 REAL_LABELS = [Label.ALIGNED, Label.MISMATCHED, Label.STUBBED, Label.MISATTRIBUTED, Label.MISSING]
@@ -144,18 +145,6 @@ def _per_label(gold: list[str], pred: list[str]) -> dict[str, LabelScores]:
     }
 
 
-def _kappa(gold: list[str], pred: list[str]) -> float | None:
-    from sklearn.metrics import cohen_kappa_score
-
-    if len(set(gold) | set(pred)) < 2:
-        return None
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return _clean(cohen_kappa_score(gold, pred, labels=[lab.value for lab in ALL_LABELS]))
-
-
 def _balanced(gold: list[str], pred: list[str]) -> float | None:
     import warnings
 
@@ -204,7 +193,7 @@ def compute_metrics(outcomes: Sequence[Outcome], ks: Sequence[int] = DEFAULT_KS,
         accuracy_decided=_ratio(sum(g == p for g, p in decided), len(decided)),
         balanced_accuracy=_balanced(gold, pred),
         macro_f1=_macro_f1(per_label, gold, pred),
-        kappa=_kappa(gold, pred),
+        kappa=cohen_kappa(gold, pred, [lab.value for lab in ALL_LABELS]),
         undecided_share=_ratio(len(gold) - len(decided), len(gold)),
         per_label=per_label,
         confusion=confusion,

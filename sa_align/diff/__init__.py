@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 from sa_align.diff.compare import DiffError, diff_reports, read_report
-from sa_align.diff.model import DIFF_SCHEMA_VERSION, ReportDiff, diff_schema
 from sa_align.diff.render import DIFF_FORMATS, render_diff, write_diff
+from sa_align.models.diff import DIFF_SCHEMA_VERSION, ReportDiff, diff_schema
 
 __all__ = [
     "DIFF_FORMATS", "DIFF_SCHEMA_VERSION", "DiffError", "ReportDiff", "diff_reports", "diff_schema",

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from sa_align.diff.match import match_units, norm
-from sa_align.diff.model import EvidenceMove, ReportDiff, ReportSide, UnitChange, UnitRef
 from sa_align.diff.view import ReportView, ResultView
 from sa_align.errors import InputError
 from sa_align.models import DriftReport, Label, UnitResult
 from sa_align.models.base import SCHEMA_VERSION
+from sa_align.models.diff import EvidenceMove, ReportDiff, ReportSide, UnitChange, UnitRef
 
 
 class DiffError(InputError):

@@ -10,9 +10,9 @@ import html
 from pathlib import Path
 from typing import Iterable
 
-from sa_align.diff.model import EvidenceMove, ReportDiff, ReportSide, UnitChange, UnitRef
 from sa_align.markup import code, inline
 from sa_align.models import CodeSpan
+from sa_align.models.diff import EvidenceMove, ReportDiff, ReportSide, UnitChange, UnitRef
 
 DIFF_FORMATS = {"md": "diff.md", "json": "diff.json", "html": "diff.html"}
 """Format name -> file name written by `write_diff`."""

@@ -10,8 +10,8 @@ import html
 from pathlib import Path
 from typing import Iterable
 
-from sa_align.history.model import EvidenceSnippet, HistoryReport, LabelChange
 from sa_align.models import Label
+from sa_align.models.history import EvidenceSnippet, HistoryReport, LabelChange
 
 HISTORY_FORMATS = {"json": "history.json", "html": "history.html"}
 """Format name -> file name written by `write_history`."""

@@ -18,10 +18,10 @@ from pathlib import Path
 from sa_align.config import EvalConfig
 from sa_align.history.gitread import CommitMeta, GitRepo
 from sa_align.history.materialize import Checkout, TempTree
-from sa_align.history.model import CommitPoint, HistoryReport, ReuseStats, Selection
 from sa_align.history.reuse import VerdictMemo, candidates_fingerprint
 from sa_align.history.timeline import ChangeTracker, commit_info
 from sa_align.models import CodeSpan, DriftReport, Flag, Unit
+from sa_align.models.history import CommitPoint, HistoryReport, ReuseStats, Selection
 from sa_align.models.report import PaperIdentity
 from sa_align.pipeline import (
     PaperLike, ProgressCallback, UnitsLike, _Run, build_report, calibrator_for, complete, index_flags,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from sa_align.history.gitread import CommitMeta
-from sa_align.history.model import CommitInfo, EvidenceSnippet, LabelChange
 from sa_align.models import CodeSpan, UnitResult
+from sa_align.models.history import CommitInfo, EvidenceSnippet, LabelChange
 
 MAX_SPANS = 3
 MAX_LINES = 15

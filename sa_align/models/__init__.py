@@ -6,7 +6,10 @@ documents the report format and the units file for the people who read them.
 
 `base` holds the labels, kinds and the paper; `units` the units and code spans;
 `results` candidates, verdicts and per-unit results; `report` the drift report
-and its schemas. Everything is importable from `sa_align.models`.
+and its schema; `schemas` writes the shipped schema files. Everything above is
+importable from `sa_align.models`. `diff` and `history` hold the formats of
+`diff.json` and `history.json`; import them from those modules (`sa_align.diff`
+and `sa_align.history` re-export their reports).
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ _HOMES = {
     "base": ("LABEL_SCORES", "SA_BENCH_LEVELS", "SCHEMA_VERSION", "Attribution", "Citation", "Label", "Paper",
              "PaperFormat", "Region", "RegionKind", "Section", "UnitKind"),
     "report": ("CalibrationInfo", "DriftReport", "PaperIdentity", "RepoIdentity", "RetrievalInfo", "Summary", "report_schema",
-               "units_file_schema", "write_schemas"),
+               "units_file_schema"),
     "results": ("Calibration", "Candidate", "Cost", "Flag", "UnitResult", "Verdict"),
+    "schemas": ("write_schemas",),
     "units": ("CharSpan", "CodeSpan", "Gold", "Param", "Scalar", "Unit", "UnitsFile"),
 }
 _LAZY = {name: f"sa_align.models.{module}" for module, names in _HOMES.items() for name in names}
@@ -34,9 +38,9 @@ if TYPE_CHECKING:
     )
     from sa_align.models.report import (
         CalibrationInfo, DriftReport, PaperIdentity, RepoIdentity, RetrievalInfo, Summary, report_schema, units_file_schema,
-        write_schemas,
     )
     from sa_align.models.results import Calibration, Candidate, Cost, Flag, UnitResult, Verdict
+    from sa_align.models.schemas import write_schemas
     from sa_align.models.units import CharSpan, CodeSpan, Gold, Param, Scalar, Unit, UnitsFile
 
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from sa_align.models.report import write_schemas
+from sa_align.models.schemas import write_schemas
 
 write_schemas(sys.argv[1] if len(sys.argv) > 1 else "units/schema")

@@ -142,17 +142,3 @@ def report_schema() -> dict[str, Any]:
     """JSON Schema of `report.json`."""
     return DriftReport.model_json_schema()
 
-
-def write_schemas(folder: str) -> None:
-    """Regenerate the shipped schemas: `python -m sa_align.models units/schema`."""
-    import json
-    from pathlib import Path
-
-    from sa_align.diff.model import diff_schema
-    from sa_align.history.model import history_schema
-
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
-    for name, schema in (("report", report_schema()), ("units", units_file_schema()), ("diff", diff_schema()),
-                         ("history", history_schema())):
-        (out / f"{name}.schema.json").write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -18,6 +18,7 @@ from typing import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sa_align.bench.agreement import cohen_kappa
 from sa_align.bench.sabench.dataset import tables
 from sa_align.bench.sabench.runner import ClaimOutcome, RunRecord
 from sa_align.models import Label
@@ -124,23 +125,15 @@ def claim_metrics(outcomes: Sequence[ClaimOutcome]) -> ClaimMetrics:
     by_label = [int(o.label == Label.ALIGNED) for o in decided]
     by_score = [int(o.score >= at) for o in decided]
     m.reference_faithful, m.said_aligned = sum(truth), sum(by_label)
-    m.kappa_label, m.kappa_score = binary_kappa(truth, by_label), binary_kappa(truth, by_score)
+    m.kappa_label, m.kappa_score = (_round(cohen_kappa(truth, pred, [0, 1])) for pred in (by_label, by_score))
     m.accuracy = round(sum(a == b for a, b in zip(truth, by_label)) / len(truth), 4)
     m.roc_auc = roc_auc(truth, [o.score for o in decided])
     m.mean_abs_error = round(mean(abs(o.score - o.reference) for o in decided), 4)
     return m
 
 
-def binary_kappa(truth: list[int], pred: list[int]) -> float | None:
-    """Cohen's kappa of two binary decisions; `None` when it is undefined (one class on both sides)."""
-    import warnings
-
-    from sklearn.metrics import cohen_kappa_score
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        k = float(cohen_kappa_score(truth, pred, labels=[0, 1]))
-    return None if math.isnan(k) else round(k, 4)
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
 
 
 def roc_auc(truth: list[int], scores: list[float]) -> float | None:

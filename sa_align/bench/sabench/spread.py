@@ -22,6 +22,7 @@ from typing import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sa_align.bench.agreement import binary_kappa_from_counts
 from sa_align.bench.sabench.dataset import tables
 from sa_align.bench.sabench.metrics import expected_run_score, roc_auc, run_score, spearman
 from sa_align.bench.sabench.runner import RunRecord
@@ -125,21 +126,10 @@ def _spread(papers: list[_Paper], method: str, size: int, draws: int, level: flo
 def _figures(papers: list[_Paper]) -> dict[str, float | None]:
     cells = [sum(p.agreement[k] for p in papers) for k in range(4)]
     claims = sum(p.claims for p in papers)
-    out: dict[str, float | None] = {"kappa": _kappa(*cells), "coverage": sum(cells) / claims if claims else None}
+    out: dict[str, float | None] = {"kappa": binary_kappa_from_counts(*cells), "coverage": sum(cells) / claims if claims else None}
     out.update(_probability([t for p in papers for t in p.prob_truth], [x for p in papers for x in p.prob]))
     out.update(_ranks([run for p in papers for run in p.runs]))
     return out
-
-
-def _kappa(nn: int, ny: int, yn: int, yy: int) -> float | None:
-    """Cohen's kappa from a 2x2 table (the same figure as `metrics.binary_kappa`, from counts summed over
-    papers: the draws would otherwise rebuild and revalidate thousands of labels each)."""
-    n = nn + ny + yn + yy
-    if not n:
-        return None
-    observed = (nn + yy) / n
-    chance = ((yn + yy) * (ny + yy) + (nn + ny) * (nn + yn)) / n**2
-    return None if chance >= 1.0 else (observed - chance) / (1.0 - chance)
 
 
 def _probability(truth: list[int], prob: list[float]) -> dict[str, float | None]:

@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from sa_align.models import CodeSpan, Label
-from sa_align.models.base import _Model
+from sa_align.models.base import Label, _Model
 from sa_align.models.report import PaperIdentity
+from sa_align.models.units import CodeSpan
 
 HISTORY_SCHEMA_VERSION = "1.0"
 """Version of the `history.json` format; bump on any breaking change."""
