@@ -1,0 +1,182 @@
+"""Hand verdicts on extracted units: is each unit a checkable claim of the paper, or junk, and which kind.
+
+    # units as the default path extracts them, with the paper text around each quote, for a reader
+    python benchmarks/unit_verdicts.py dump SA-BENCH --papers mrq,olmoe --out /tmp/units
+    # junk share pooled and per paper, coverage, orphaned verdicts, second-reader agreement
+    python benchmarks/unit_verdicts.py score SA-BENCH [--verdicts benchmarks/verdicts/units.jsonl]
+
+SA-BENCH is a checkout or the git directory of SA-Bench; only development papers are read.
+The dump holds paper text and stays outside the project. The verdict file holds keys only
+(LABELLING.md): paper id and `Paper.sha256`, the unit's character span in `Paper.text`, its
+kind and its params/entities/steps, and the verdict. After re-extraction a verdict matches a
+unit of the same paper and kind whose span overlaps its own (the largest overlap wins); a
+verdict no unit matches is orphaned and counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sabench_claims import dev_papers, load  # noqa: E402
+
+from sa_align.bench.agreement import cohen_kappa  # noqa: E402
+from sa_align.config import EvalConfig  # noqa: E402
+from sa_align.extract import extract_units  # noqa: E402
+from sa_align.models import Paper, Unit  # noqa: E402
+from sa_align.paper import load_paper  # noqa: E402
+
+VERDICTS = Path(__file__).resolve().parent / "verdicts" / "units.jsonl"
+JUNK_KINDS = ("theory", "example", "number-of", "result", "background", "misread", "fragment")
+CONTEXT = 700
+"""Characters of paper text either side of a quote in the dump, for the reader."""
+
+
+def paper_and_units(sabench: Path, name: str) -> tuple[Paper, list[Unit]]:
+    """The paper as `sa-align evaluate paper.md repo` loads it, and the units the default path extracts."""
+    markdown, _claims = load(sabench, name)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "paper.md"
+        path.write_text(markdown, encoding="utf-8")
+        paper = load_paper(path)
+    return paper, extract_units(paper, EvalConfig())
+
+
+def unit_key(name: str, paper: Paper, unit: Unit) -> dict:
+    """What identifies a unit across extractions, and nothing of the paper's text beyond it."""
+    span = [unit.span.start, unit.span.end] if unit.span else None
+    return {
+        "paper": name, "paper_sha256": paper.sha256, "span": span, "kind": unit.kind.value,
+        "params": [{"name": p.name, "value": p.value, "values": p.values} for p in unit.params],
+        "entities": list(unit.entities), "steps": list(unit.order),
+    }
+
+
+def dump(args: argparse.Namespace) -> int:
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name in _papers(args.papers):
+        paper, units = paper_and_units(args.sabench, name)
+        (args.out / f"{name}.paper.md").write_text(paper.text, encoding="utf-8")
+        with open(args.out / f"{name}.units.jsonl", "w", encoding="utf-8") as fh:
+            for unit in units:
+                row = unit_key(name, paper, unit)
+                start, end = row["span"] or (0, 0)
+                row.update(id=unit.id, claim=unit.claim, quote=unit.quote, section=unit.section,
+                           attribution=unit.attribution.value,
+                           context=paper.text[max(0, start - CONTEXT):end + CONTEXT])
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        print(f"{name}: {len(units)} units, sha256 {paper.sha256[:12]}")
+    return 0
+
+
+def _papers(arg: str | None) -> list[str]:
+    names = arg.split(",") if arg else list(dev_papers())
+    outside = [n for n in names if n not in dev_papers()]
+    if outside:
+        raise SystemExit(f"not development papers (held-out papers are never read): {outside}")
+    return names
+
+
+def read_verdicts(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def match(verdicts: list[dict], keys: list[dict]) -> tuple[dict[int, dict], list[dict]]:
+    """Unit index -> its verdict (span overlap plus kind, largest overlap first), and the orphaned verdicts."""
+    taken: dict[int, dict] = {}
+    orphans = []
+    for v in verdicts:
+        best, overlap = None, 0
+        for i, k in enumerate(keys):
+            if i in taken or k["kind"] != v["kind"] or not k["span"] or not v["span"]:
+                continue
+            shared = min(k["span"][1], v["span"][1]) - max(k["span"][0], v["span"][0])
+            if shared > overlap:
+                best, overlap = i, shared
+        if best is None:
+            orphans.append(v)
+        else:
+            taken[best] = v
+    return taken, orphans
+
+
+def score(args: argparse.Namespace) -> int:
+    rows = read_verdicts(args.verdicts)
+    first = [r for r in rows if r.get("reader", "first") == "first"]
+    second = [r for r in rows if r.get("reader") == "second"]
+    by_paper: dict[str, list[dict]] = defaultdict(list)
+    for r in first:
+        by_paper[r["paper"]].append(r)
+    pooled = Counter()
+    print("| paper | units | with a verdict | orphaned verdicts | junk | junk share | junk kinds |")
+    print("|---|---|---|---|---|---|---|")
+    for name in sorted(by_paper):
+        paper, units = paper_and_units(args.sabench, name)
+        keys = [unit_key(name, paper, u) for u in units]
+        stale = [v for v in by_paper[name] if v["paper_sha256"] != paper.sha256]
+        taken, orphans = match([v for v in by_paper[name] if v not in stale], keys)
+        judged = [v for v in taken.values() if v.get("unit_ok") is not None]
+        junk = [v for v in judged if not v["unit_ok"]]
+        kinds = Counter(v.get("junk_kind") or "?" for v in junk)
+        share = len(junk) / len(judged) if judged else float("nan")
+        pooled.update(units=len(units), judged=len(judged), junk=len(junk), orphans=len(orphans) + len(stale))
+        print(f"| {name} | {len(units)} | {len(judged)} ({len(judged) / max(len(units), 1):.0%}) | {len(orphans) + len(stale)} "
+              f"| {len(junk)} | {share:.1%} | {', '.join(f'{k} {n}' for k, n in kinds.most_common())} |")
+    print(f"| pooled | {pooled['units']} | {pooled['judged']} ({pooled['judged'] / max(pooled['units'], 1):.0%}) "
+          f"| {pooled['orphans']} | {pooled['junk']} | {pooled['junk'] / max(pooled['judged'], 1):.1%} | |")
+    _agreement(first, second)
+    return 0
+
+
+def _agreement(first: list[dict], second: list[dict]) -> None:
+    """Cohen's kappa of the two readers on `unit_ok`, over the units both judged (same paper, span and kind)."""
+    firsts = {(r["paper"], tuple(r["span"] or ()), r["kind"]): r for r in first}
+    pairs = [(firsts[k]["unit_ok"], r["unit_ok"]) for r in second
+             if (k := (r["paper"], tuple(r["span"] or ()), r["kind"])) in firsts
+             and firsts[k].get("unit_ok") is not None and r.get("unit_ok") is not None]
+    if not pairs:
+        print("second reader: no verdicts yet")
+        return
+    a, b = [str(x) for x, _ in pairs], [str(y) for _, y in pairs]
+    agree = sum(x == y for x, y in zip(a, b))
+    kappa = cohen_kappa(a, b, ["True", "False"])
+    print(f"second reader: {len(pairs)} units, raw agreement {agree / len(pairs):.1%}, "
+          f"Cohen's kappa {'-' if kappa is None else f'{kappa:.3f}'} (unit_ok)")
+
+
+def sample_for_second_reader(rows: list[dict], share: float = 0.2, seed: int = 0) -> list[dict]:
+    """A random `share` of the first reader's verdicts, per paper (seeded): what the second reader re-judges."""
+    rng = random.Random(seed)
+    out = []
+    by_paper: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_paper[r["paper"]].append(r)
+    for name in sorted(by_paper):
+        group = by_paper[name]
+        out += rng.sample(group, max(1, round(share * len(group))))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("dump", help="units as extracted, with context, for a reader (outside the project)")
+    d.add_argument("sabench", type=Path)
+    d.add_argument("--papers")
+    d.add_argument("--out", type=Path, required=True)
+    s = sub.add_parser("score", help="junk share, coverage, orphans and agreement from the verdict file")
+    s.add_argument("sabench", type=Path)
+    s.add_argument("--verdicts", type=Path, default=VERDICTS)
+    args = ap.parse_args(argv)
+    return dump(args) if args.cmd == "dump" else score(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
