@@ -7,7 +7,7 @@ their kind of evidence (`CodeSpan` in a diff, `EvidenceSnippet`, the spans with 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -19,11 +19,7 @@ EvidenceT = TypeVar("EvidenceT", bound=BaseModel)
 class LabelChangeBase(_Model, Generic[EvidenceT]):
     """A unit whose label changed: its label, score and evidence before and after the change.
 
-    Pydantic puts inherited fields before a subclass's own ones; a subclass that wants its identifying
-    fields elsewhere (the files it writes keep their key order) lists every field in `key_order`.
-    """
-
-    key_order: ClassVar[tuple[str, ...]] = ()
+    The shared fields come first in what a subclass writes, its identifying fields after them."""
 
     kind: str
     """Unit kind."""
@@ -43,16 +39,3 @@ class LabelChangeBase(_Model, Generic[EvidenceT]):
     """Evidence after the change (the new report's lines, or the lines at the later commit with their code)."""
     reason_after: str = ""
     """Why the label after the change was given."""
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        super().__pydantic_init_subclass__(**kwargs)
-        order = cls.key_order
-        if not order:
-            return
-        fields = cls.__pydantic_fields__
-        if sorted(order) != sorted(fields):
-            raise TypeError(f"{cls.__name__}.key_order must name each field once: {sorted(fields)}")
-        if list(order) != list(fields):
-            cls.__pydantic_fields__ = {name: fields[name] for name in order}
-            cls.model_rebuild(force=True)

@@ -42,9 +42,6 @@ class ReportSide(_Model):
 class UnitChange(LabelChangeBase[CodeSpan]):
     """One unit present in both reports whose label or score changed."""
 
-    key_order = ("old_id", "new_id", "kind", "claim", "matched_by", "label_before", "label_after", "score_before",
-                 "score_after", "evidence_before", "evidence_after", "reason_after")
-
     old_id: str
     """Unit id in the old report."""
     new_id: str

@@ -65,9 +65,6 @@ class EvidenceSnippet(_Model):
 class LabelChange(LabelChangeBase[EvidenceSnippet]):
     """A commit that changed a unit's label: where the later label was introduced."""
 
-    key_order = ("unit_id", "kind", "claim", "commit", "previous_commit", "label_before", "label_after", "score_before",
-                 "score_after", "evidence_before", "evidence_after", "reason_after")
-
     unit_id: str
     """The unit."""
     commit: CommitInfo
