@@ -69,3 +69,32 @@ def test_report_round_trips_through_json():
     assert again == report and again.schema_version == "1.2"
     assert UnitsFile().schema_version == "1.2"
     assert Label("stubbed") is Label.STUBBED
+
+
+def test_diff_and_history_changes_share_one_label_change_model():
+    from sa_align.models.change import LabelChangeBase
+    from sa_align.models.diff import UnitChange
+    from sa_align.models.history import CommitInfo, EvidenceSnippet, LabelChange
+
+    span = CodeSpan(path="a.py", start_line=3, end_line=3)
+    shared = {"kind": "numerical", "claim": "c", "label_before": Label.ALIGNED, "label_after": Label.MISMATCHED}
+    diff_change = UnitChange(old_id="num-001", new_id="num-002", matched_by="quote", evidence_after=[span], **shared)
+    history_change = LabelChange(unit_id="num-001", commit=CommitInfo(sha="b" * 40), previous_commit="a" * 40,
+                                 evidence_after=[EvidenceSnippet(span=span, code="lr: 0.02")], **shared)
+    assert isinstance(diff_change, LabelChangeBase) and isinstance(history_change, LabelChangeBase)
+    declared_once = {"kind", "claim", "label_before", "label_after", "score_before", "score_after", "evidence_before",
+                     "evidence_after", "reason_after"}
+    assert set(LabelChangeBase.model_fields) == declared_once
+    assert not declared_once & (set(UnitChange.__annotations__) | set(LabelChange.__annotations__))
+    # the shared fields first, then what says which change it is
+    shared_order = ["kind", "claim", "label_before", "label_after", "score_before", "score_after", "evidence_before",
+                    "evidence_after", "reason_after"]
+    assert list(json.loads(diff_change.model_dump_json())) == [*shared_order, "old_id", "new_id", "matched_by"]
+    assert list(json.loads(history_change.model_dump_json())) == [*shared_order, "unit_id", "commit", "previous_commit"]
+    assert list(diff_schema()["$defs"]["UnitChange"]["properties"]) == list(json.loads(diff_change.model_dump_json()))
+    assert list(history_schema()["$defs"]["LabelChange"]["properties"]) == list(json.loads(history_change.model_dump_json()))
+    assert UnitChange.model_validate_json(diff_change.model_dump_json()) == diff_change
+    assert LabelChange.model_validate_json(history_change.model_dump_json()) == history_change
+    with pytest.raises(ValidationError):  # the evidence type comes from the parametrization
+        UnitChange(old_id="a", new_id="b", matched_by="id", evidence_before=[{"span": span.model_dump(), "code": ""}],
+                   **shared)

@@ -9,7 +9,8 @@ documents the report format and the units file for the people who read them.
 and its schema; `schemas` writes the shipped schema files. Everything above is
 importable from `sa_align.models`. `diff` and `history` hold the formats of
 `diff.json` and `history.json`; import them from those modules (`sa_align.diff`
-and `sa_align.history` re-export their reports).
+and `sa_align.history` re-export their reports). Their per-unit label changes
+extend `change.LabelChangeBase`, which declares the before/after fields once.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from sa_align.models.base import Label, _Model
+from sa_align.models.change import LabelChangeBase
 from sa_align.models.units import CodeSpan
 
 DIFF_SCHEMA_VERSION = "1.0"
@@ -38,33 +39,15 @@ class ReportSide(_Model):
     """Units per final label."""
 
 
-class UnitChange(_Model):
+class UnitChange(LabelChangeBase[CodeSpan]):
     """One unit present in both reports whose label or score changed."""
 
     old_id: str
     """Unit id in the old report."""
     new_id: str
     """Unit id in the new report (ids are positional and may shift)."""
-    kind: str
-    """Unit kind."""
-    claim: str
-    """The claim, as the new report states it."""
     matched_by: MatchedBy
     """How the two units were paired: same id and claim, same paper quote, or same claim text."""
-    label_before: Label
-    """Label in the old report."""
-    label_after: Label
-    """Label in the new report."""
-    score_before: float | None = None
-    """Score in the old report."""
-    score_after: float | None = None
-    """Score in the new report."""
-    evidence_before: list[CodeSpan] = Field(default_factory=list)
-    """Evidence lines of the old verdict."""
-    evidence_after: list[CodeSpan] = Field(default_factory=list)
-    """Evidence lines of the new verdict."""
-    reason_after: str = ""
-    """Why the new report decided its label."""
 
 
 class UnitRef(_Model):

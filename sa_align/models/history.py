@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from sa_align.models.base import Label, _Model
+from sa_align.models.base import _Model
+from sa_align.models.change import LabelChangeBase
 from sa_align.models.report import PaperIdentity
 from sa_align.models.units import CodeSpan
 
@@ -61,33 +62,15 @@ class EvidenceSnippet(_Model):
     """The lines' text (at most a screenful)."""
 
 
-class LabelChange(_Model):
+class LabelChange(LabelChangeBase[EvidenceSnippet]):
     """A commit that changed a unit's label: where the later label was introduced."""
 
     unit_id: str
     """The unit."""
-    kind: str
-    """Unit kind."""
-    claim: str
-    """The claim."""
     commit: CommitInfo
     """The commit that introduced `label_after`."""
     previous_commit: str
     """The audited commit before it (with code), whose label was `label_before`."""
-    label_before: Label
-    """Label at `previous_commit`."""
-    label_after: Label
-    """Label at `commit`."""
-    score_before: float | None = None
-    """Score at `previous_commit`."""
-    score_after: float | None = None
-    """Score at `commit`."""
-    evidence_before: list[EvidenceSnippet] = Field(default_factory=list)
-    """Evidence at `previous_commit`, with its code."""
-    evidence_after: list[EvidenceSnippet] = Field(default_factory=list)
-    """Evidence at `commit`, with its code."""
-    reason_after: str = ""
-    """Why the new label was given."""
 
 
 class Selection(_Model):
