@@ -85,7 +85,8 @@ def check_entity(name: str, index: RepoIndex, others: set[str] | None = None,
     from sa_align.aliases import canonical_entity, entity_aliases, entity_key
 
     hit = canonical_entity(name)
-    keys = {entity_key(a) for a in (entity_aliases(name) or [])} | {entity_key(name)}
+    # In a fixed order, the name's own key first: which key is found first says where the entity is used.
+    keys = list(dict.fromkeys([entity_key(name), *(entity_key(a) for a in (entity_aliases(name) or []))]))
     vocab = code_vocab(index)
     found_all = _found_entities(index)
     found = found_all.get(hit) if hit else None

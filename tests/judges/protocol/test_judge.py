@@ -251,3 +251,25 @@ def test_only_a_metric_of_the_same_kind_is_called_a_replacement(small):
     recall = judge_protocol(small(files).context(proto("r", ["recall"])))
     assert recall.label == Label.MISMATCHED and recall.reason.index("precision") < recall.reason.index("MSE")
     assert "in its place" in recall.reason, recall.reason
+
+
+def test_where_an_entity_is_used_does_not_depend_on_the_hash_seed(tmp_path):
+    # `train` is written as itself in one file and as an alias (`trainset`) in another: the name's own
+    # key is looked up first, in every process, so reports do not change between runs.
+    import subprocess
+    import sys
+    import textwrap
+
+    (tmp_path / "a.py").write_text("trainset = list(range(10))\n")
+    (tmp_path / "b.py").write_text('SPLIT = "train"\n')
+    probe = textwrap.dedent(f"""
+        from sa_align.index import build_index
+        from sa_align.judges.protocol.judge import check_entity
+        print(check_entity("train", build_index({str(tmp_path)!r})).found)
+    """)
+    found = {
+        subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                       env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)}).stdout.strip()
+        for seed in range(6)
+    }
+    assert found == {"('b.py', 1)"}
