@@ -66,9 +66,20 @@ def import_graph() -> nx.DiGraph:
                 dest = owner(target)
                 if dest is None or dest == module or not target.startswith("sa_align"):
                     continue
-                only = id(node) in type_only and graph.get_edge_data(module, dest, {}).get("type_only", True)
-                graph.add_edge(module, dest, type_only=only)
+                for hop in _loaded(module, dest, modules):
+                    only = id(node) in type_only and graph.get_edge_data(module, hop, {}).get("type_only", True)
+                    graph.add_edge(module, hop, type_only=only)
     return graph
+
+
+def _loaded(module: str, dest: str, modules: dict[str, Path]) -> list[str]:
+    """What importing `dest` from `module` runs: `dest` and the `__init__` of each package above it that is not
+    already running because `module` sits inside it (`judges/scope` importing `judges/stub/named` runs
+    `judges/stub/__init__`, not `judges/__init__`)."""
+    parts = dest.split(".")
+    parents = [".".join(parts[:i]) for i in range(1, len(parts))]
+    running = {p for p in parents if module == p or module.startswith(p + ".")}
+    return [dest, *(p for p in parents if p in modules and p not in running)]
 
 
 def test_no_import_circle_but_the_one_type_only_circle_allowed():

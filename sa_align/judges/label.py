@@ -24,19 +24,32 @@ A reader who asks "why did this unit get this label?" follows it here, in this o
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, Sequence
 
 from sa_align.judges import routing
 from sa_align.judges.aggregate import aggregate
 from sa_align.judges.base import Judge, JudgeContext, abstain
 from sa_align.judges.scope import scoped
-from sa_align.models import UnitResult, Verdict
-
-if TYPE_CHECKING:
-    from sa_align.calibrate import Calibrator
+from sa_align.models import Calibration, Candidate, Unit, UnitResult, Verdict
 
 
-async def label_unit(ctx: JudgeContext, calibrator: "Calibrator | None" = None,
+class Calibrating(Protocol):
+    """What `label_unit` asks of the calibrated judge (`sa_align.calibrate.Calibrator`): declared here, so the
+    judges depend on no calibrator and the calibrator may use the judges."""
+
+    model: Any
+
+    def assess(self, unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[Candidate], index: Any,
+               hand: UnitResult) -> Calibration: ...
+
+    def decide(self, hand: UnitResult, cal: Calibration) -> UnitResult: ...
+
+    def wants_llm(self, cal: Calibration, decided: UnitResult) -> bool: ...
+
+    def skipped_llm(self, samples: int) -> None: ...
+
+
+async def label_unit(ctx: JudgeContext, calibrator: Calibrating | None = None,
                      errors: list[str] | None = None) -> UnitResult:
     """The unit's final result (see the module docstring for the order of steps).
 

@@ -148,7 +148,7 @@ def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
 
 def _elsewhere(param, index) -> bool:
     """The parameter's stated value is set under a name that is not the parameter's."""
-    from sa_align.judges.numeric.counts import param_sites
+    from sa_align.judges.evidence.counts import param_sites
     from sa_align.retrieve.params import param_index
 
     own = {id(f) for f in param_sites(param, index)}

@@ -7,7 +7,7 @@ notations (`3e-4` = `3 × 10^-4` = `0.0003`), with percent awareness (`10%` =
 `0.1` = `10`), within the unit's tolerance (else `config.numeric_rel_tol`).
 Sequences (betas, milestones) compare element by element, sets by membership,
 ranges by inclusion. A count of seeds, runs or folds is also stated by the
-length of a list of seeds and by loops (`for seed in range(3)`; `judges/numeric/counts.py`).
+length of a list of seeds and by loops (`for seed in range(3)`; `judges/evidence/counts.py`).
 
 Precedence policy (which site takes effect), highest first (`numeric_sites.tier`):
 
@@ -84,9 +84,9 @@ from typing import Sequence
 
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
+from sa_align.judges.evidence.counts import param_sites
 from sa_align.judges.numeric.combine import ParamDecision, combine, differs_as_claimed, mismatch_score
 from sa_align.judges.numeric.compare import compare
-from sa_align.judges.numeric.counts import param_sites
 from sa_align.judges.numeric.sites import (
     Outcome,
     SiteCheck,
