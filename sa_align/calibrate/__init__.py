@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from sa_align.calibrate.model import load_model, shipped_path
+from sa_align.calibrate.policy import calibrated_result
 from sa_align.config import EvalConfig
 from sa_align.errors import CalibrationError
 from sa_align.models import Calibration, CalibrationInfo, Candidate, Label, Unit, UnitResult, Verdict
@@ -51,8 +53,6 @@ class Calibrator:
         if not settings.enabled:
             info = CalibrationInfo(uncalibrated="calibration is switched off")
             return cls(None, config, info) if settings.record_features else None
-        from sa_align.calibrate.model import load_model, shipped_path
-
         path = settings.model or shipped_path()
         try:
             model = load_model(path)
@@ -93,8 +93,6 @@ class Calibrator:
 
     def decide(self, hand: UnitResult, cal: Calibration) -> UnitResult:
         """The unit's final result under the calibrated policy."""
-        from sa_align.calibrate.policy import calibrated_result
-
         return calibrated_result(hand, cal, self.config)
 
 
