@@ -16,7 +16,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from sa_align._version import __version__
+from sa_align.calibrate import Calibrator
 from sa_align.config import EvalConfig
+from sa_align.errors import RetrievalError
+from sa_align.extract import extract_async
+from sa_align.extract.budget import NOTE_PREFIX
+from sa_align.extract.derive import complete_units
+from sa_align.index import build_index
+from sa_align.judges import JudgeContext, aggregate, label_unit, scan_injections, scan_unit_injections
+from sa_align.llm import LLMClient
 from sa_align.models import (
     CalibrationInfo,
     Candidate,
@@ -32,6 +41,9 @@ from sa_align.models import (
     UnitResult,
     Verdict,
 )
+from sa_align.paper import load_paper
+from sa_align.report import summarize
+from sa_align.unitsfile import load_units
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as `progress(stage, done, total)` while a run advances."""
@@ -129,15 +141,11 @@ def make_client(config: EvalConfig):
     """An LLM client only when a model is configured: offline runs never touch litellm."""
     if config.offline:
         return None
-    from sa_align.llm import LLMClient
-
     return LLMClient(config)
 
 
 def calibrator_for(config: EvalConfig):
     """The calibrated judge of the run (the model is loaded and checked before any work starts)."""
-    from sa_align.calibrate import Calibrator
-
     return Calibrator.for_config(config)
 
 
@@ -151,23 +159,15 @@ def calibration_flags(calibrator, config: EvalConfig) -> list[Flag]:
 def load(paper: PaperLike) -> Paper:
     if isinstance(paper, Paper):
         return paper
-    from sa_align.paper import load_paper
-
     return load_paper(paper)
 
 
 async def units_for(paper: Paper, units: UnitsLike, config: EvalConfig, client, run: _Run) -> list[Unit]:
     """Given units win (a list or a units file); otherwise extract them from the paper."""
     if isinstance(units, (str, Path)):
-        from sa_align.unitsfile import load_units
-
         return load_units(units)
     if units is not None:
         return list(units)
-    from sa_align.extract import extract_async
-
-    from sa_align.extract.budget import NOTE_PREFIX
-
     extraction = await extract_async(paper, config, client)
     for note in extraction.notes:
         # What the unit budget merged and cut is worth knowing, not an error of the run.
@@ -180,35 +180,26 @@ async def units_for(paper: Paper, units: UnitsLike, config: EvalConfig, client, 
 
 def complete(units: Sequence[Unit]) -> list[Unit]:
     """Units that arrived as free text get their checkable fields from their own claim and quote."""
-    from sa_align.extract.derive import complete_units
-
     return complete_units(units)
 
 
 def index_repo(repo: str | Path, config: EvalConfig):
-    from sa_align.index import build_index
-
     return build_index(repo, config.index, cache_dir=config.index_cache_dir)
 
 
 def index_flags(index) -> list[Flag]:
     """Text in the repository addressed to a judge is flagged, never obeyed."""
-    from sa_align.judges import scan_injections
-
     return scan_injections(index)
 
 
 def unit_flags(units: Sequence[Unit]) -> list[Flag]:
     """Paper text in a unit that addresses a judge is flagged too: the paper is untrusted input."""
-    from sa_align.judges import scan_unit_injections
-
     return scan_unit_injections(units)
 
 
 def retrieve_all(units: Iterable[Unit], index, config: EvalConfig, run: _Run) -> dict[str, list[Candidate]]:
     """Candidates per unit id. A retriever that cannot be built leaves every unit without candidates
     (recorded), except when the config demanded what failed (`embeddings: true`): that is an error."""
-    from sa_align.errors import RetrievalError
     from sa_align.retrieve import build_retriever
 
     units = list(units)
@@ -255,8 +246,6 @@ async def judge_all(
     Each unit's label comes from `sa_align.judges.label_unit`, calibrated when the run has a
     calibrator; a unit whose judging fails is `undecided` with the error, and the run goes on.
     """
-    from sa_align.judges import JudgeContext, aggregate, label_unit
-
     done = 0
 
     async def one(unit: Unit) -> UnitResult:
@@ -279,9 +268,6 @@ async def judge_all(
 
 
 def build_report(paper: Paper, repo, index, results: list[UnitResult], config: EvalConfig, client, run: _Run) -> DriftReport:
-    from sa_align._version import __version__
-    from sa_align.report import summarize
-
     cost = client.cost if client is not None else Cost()
     return DriftReport(
         sa_align_version=__version__,

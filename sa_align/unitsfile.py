@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from sa_align.errors import UnitsFileError
+from sa_align.extract.importers import import_paperbench_rubric, import_sabench, is_score_file
 from sa_align.models import SCHEMA_VERSION, Paper, Unit, UnitsFile
 
 MAX_UNITS_FILE_BYTES = 50 * 1024 * 1024
@@ -45,12 +46,8 @@ def read_units_file(path: str | Path) -> UnitsFile:
     data = _read_data(p)
     kind = detect_kind(data)
     if kind == "paperbench":
-        from sa_align.extract.importers import import_paperbench_rubric
-
         return UnitsFile(units=import_paperbench_rubric(data))
     if kind == "sabench":
-        from sa_align.extract.importers import import_sabench
-
         title = data.get("paper") if isinstance(data, dict) else None
         return UnitsFile(paper=title if isinstance(title, str) else None, units=import_sabench(data))
     return validate_units_data(data, p.name)
@@ -99,8 +96,6 @@ def detect_kind(data: Any) -> FileKind:
 
 
 def _score_file(data: dict) -> bool:
-    from sa_align.extract.importers import is_score_file
-
     return is_score_file(data)
 
 

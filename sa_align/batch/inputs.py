@@ -19,6 +19,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from sa_align.config import IndexConfig
+from sa_align.index.gitinfo import git_commit
+from sa_align.index.walk import walk_repo
 
 LATEX_SIBLINGS = (".tex", ".bbl")
 MAX_PAPER_FILES = 200
@@ -59,9 +61,6 @@ def file_digest(path: Path | None) -> str:
 
 def repo_bundle(repo: Path, config: IndexConfig) -> Bundle:
     """The files the indexer would read in `repo`, and what it would skip."""
-    from sa_align.index.gitinfo import git_commit
-    from sa_align.index.walk import walk_repo
-
     walked = walk_repo(repo, config)
     extra = sorted(f"{s.path}\0{s.reason}" for s in walked.skipped)
     return Bundle(files=dict(walked.files), digest=_digest(walked.files, extra), skipped=len(walked.skipped),

@@ -11,12 +11,11 @@ from typing import Callable, Iterator
 from sa_align.batch.manifest import Pair
 from sa_align.batch.outcome import PairOutcome, failed, write_pair
 from sa_align.config import EvalConfig
+from sa_align.pipeline import evaluate
 
 
 def evaluate_pair(pair: Pair, out: Path, config: EvalConfig, formats: tuple[str, ...], done_stamp: str) -> PairOutcome:
     """Evaluate one pair and write its reports; any failure is recorded in its outcome, never raised."""
-    from sa_align.pipeline import evaluate
-
     try:
         report = evaluate(pair.paper, pair.repo, units=pair.units, config=config)
         return write_pair(report, out / pair.id, formats, done_stamp)

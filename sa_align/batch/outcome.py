@@ -17,6 +17,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from sa_align.config import EvalConfig
+from sa_align.models import Label
+from sa_align.report import load_report, write_reports
 
 
 class PairOutcome(BaseModel):
@@ -51,8 +53,6 @@ def stamp_matches(folder: Path, expected: str) -> bool:
 
 def write_pair(report, folder: Path, formats: tuple[str, ...], done_stamp: str) -> PairOutcome:
     """Write a pair's reports (JSON always), then its stamp; the outcome says what was written."""
-    from sa_align.report import write_reports
-
     write_reports(report, folder, formats if "json" in formats else ("json", *formats))
     (folder / ".done").write_text(done_stamp, encoding="utf-8")
     s = report.summary
@@ -65,16 +65,12 @@ def failed(pair_id: str, exc: BaseException | str) -> PairOutcome:
 
 
 def finished(folder: Path, pair_id: str) -> PairOutcome:
-    from sa_align.report import load_report
-
     s = load_report(folder / "report.json").summary
     return PairOutcome(id=pair_id, status="skipped", mean_score=s.mean_score, counts=s.counts)
 
 
 def write_aggregate(outcomes: list[PairOutcome], out: Path) -> None:
     """`summary.csv` for machines and `summary.md` for people, one row per pair."""
-    from sa_align.models import Label
-
     labels = [label.value for label in Label]
     header = ["id", "status", "mean_score", *labels, "error"]
     rows = [

@@ -23,6 +23,8 @@ from sa_align.batch.inputs import Job, pack, unpack
 from sa_align.batch.outcome import PairOutcome, failed, write_pair
 from sa_align.config import EvalConfig
 from sa_align.errors import ExecutorError
+from sa_align.models import DriftReport
+from sa_align.pipeline import evaluate
 
 CONNECT_TIMEOUT_S = 3.0
 """How long an `--address` may take to accept a connection before the batch stops."""
@@ -30,8 +32,6 @@ CONNECT_TIMEOUT_S = 3.0
 
 def evaluate_remote(paper: Any, repo: Any, meta: dict, config: EvalConfig) -> dict:
     """Run on a worker: evaluate one pair from content (bytes) or shared paths; never raises."""
-    from sa_align.pipeline import evaluate
-
     try:
         if meta["shared"]:
             report = evaluate(Path(paper), Path(repo), units=meta["units_path"], config=config)
@@ -123,8 +123,6 @@ class RayExecutor:
         return stored[job.paper.digest], stored[job.repo.digest], meta
 
     def _collect(self, ref: Any, job: Job, out: Path, formats: tuple[str, ...]) -> PairOutcome:
-        from sa_align.models import DriftReport
-
         try:
             result = self._ray.get(ref)
         except self._ray.exceptions.RayError as exc:

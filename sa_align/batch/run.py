@@ -6,8 +6,10 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from sa_align.batch.inputs import Job, pair_digest, paper_bundle, repo_bundle
+from sa_align.batch.local import ProcessExecutor
 from sa_align.batch.manifest import Pair, read_manifest
 from sa_align.batch.outcome import PairOutcome, finished, stamp, stamp_matches, write_aggregate
+from sa_align.batch.ray_exec import RayExecutor
 from sa_align.config import EvalConfig
 from sa_align.errors import InputError
 
@@ -62,12 +64,8 @@ def make_executor(name: str, *, workers: int | None = None, address: str | None 
     if name == "process":
         if address or shared_prefix:
             raise InputError("--address and --shared-prefix need the Ray executor (--executor ray)")
-        from sa_align.batch.local import ProcessExecutor
-
         return ProcessExecutor(workers)
     if name == "ray":
-        from sa_align.batch.ray_exec import RayExecutor
-
         return RayExecutor(address=address, workers=workers, shared_prefix=shared_prefix)
     raise InputError(f"unknown executor {name!r}; choose from {', '.join(EXECUTORS)}")
 

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sa_align.bench.agreement import cohen_kappa
 from sa_align.config import EvalConfig
 from sa_align.errors import DatasetError
+from sa_align.extract.importers import import_paperbench_rubric
 from sa_align.models import DriftReport, Label
 
 PAPER_NAMES = ("paper.md", "paper.pdf", "paper.tex", "paper.txt")
@@ -169,8 +170,6 @@ def _requirements(node: dict[str, Any]) -> list[str]:
 
 
 def _judge_item(item: Path, config: EvalConfig, evaluator: Callable[..., DriftReport], tmp: Path) -> list[LeafOutcome]:
-    from sa_align.extract.importers import import_paperbench_rubric
-
     try:
         data = json.loads((item / "expected_result.json").read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

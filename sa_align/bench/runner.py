@@ -22,6 +22,7 @@ from sa_align.bench.metrics import Metrics, Outcome, compute_metrics
 from sa_align.bench.mutate import Skipped, Variant, generate_variants, pick, write_variant
 from sa_align.config import EvalConfig
 from sa_align.models import DriftReport, Label, Unit
+from sa_align.pipeline import evaluate
 
 Evaluator = Callable[..., DriftReport]
 """`evaluate(paper, repo, *, units, config) -> DriftReport`; `sa_align.pipeline.evaluate` by default."""
@@ -94,8 +95,6 @@ class BenchResult(_Model):
 
 
 def _default_evaluator() -> Evaluator:
-    from sa_align.pipeline import evaluate
-
     return evaluate
 
 

@@ -18,6 +18,7 @@ from functools import lru_cache
 from sa_align.bench.edits import Draft, Skip, span_lines
 from sa_align.bench.syntax import Token, number_tokens, replace_token, semantic_word_tokens
 from sa_align.models import Label, Unit, UnitKind
+from sa_align.resources import load_yaml
 
 
 def _literal_value(raw: str) -> float | None:
@@ -142,8 +143,6 @@ def _norm(text: str) -> str:
 @lru_cache(maxsize=1)
 def swap_table() -> dict[str, list[tuple[str, str]]]:
     """Normalized name -> (surface, replacement) pairs, from `units/bench/swaps.yaml`."""
-    from sa_align.resources import load_yaml
-
     data = load_yaml("bench/swaps.yaml")
     table: dict[str, list[tuple[str, str]]] = {}
     for group in data.get("swaps", {}).values():

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from sa_align.calibrate.features import unit_features
+from sa_align.calibrate.model import load_model, shipped_path
+from sa_align.calibrate.policy import calibrated_result
 from sa_align.config import EvalConfig
 from sa_align.errors import CalibrationError
 from sa_align.models import Calibration, CalibrationInfo, Candidate, Label, Unit, UnitResult, Verdict
@@ -51,8 +54,6 @@ class Calibrator:
         if not settings.enabled:
             info = CalibrationInfo(uncalibrated="calibration is switched off")
             return cls(None, config, info) if settings.record_features else None
-        from sa_align.calibrate.model import load_model, shipped_path
-
         path = settings.model or shipped_path()
         try:
             model = load_model(path)
@@ -67,8 +68,6 @@ class Calibrator:
     def assess(self, unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[Candidate],
                index: "RepoIndex", hand: UnitResult) -> Calibration:
         """The model's view of one unit's static evidence (`hand` is their uncalibrated aggregate)."""
-        from sa_align.calibrate.features import unit_features
-
         record = self.config.calibration.record_features
         if self.model is None and not record:
             return Calibration()
@@ -93,8 +92,6 @@ class Calibrator:
 
     def decide(self, hand: UnitResult, cal: Calibration) -> UnitResult:
         """The unit's final result under the calibrated policy."""
-        from sa_align.calibrate.policy import calibrated_result
-
         return calibrated_result(hand, cal, self.config)
 
 

@@ -28,8 +28,15 @@ import re
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Sequence
 
+from sa_align.index.memo import per_index
+from sa_align.index.walk import is_test_path
+from sa_align.judges.evidence.tables import candidate_symbol, code_roots, in_code, number_sites, stubbed_symbols
+from sa_align.judges.evidence.words import distinctive_words, root
 from sa_align.judges.routing import judge_names
+from sa_align.judges.scope import stated_quantities
 from sa_align.models import Attribution, Candidate, Label, Unit, UnitKind, UnitResult, Verdict
+from sa_align.retrieve.params import param_index
+from sa_align.retrieve.text import tokenize
 
 if TYPE_CHECKING:
     from sa_align.index.model import RepoIndex
@@ -72,9 +79,6 @@ def unit_features(unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[
                   hand: UnitResult) -> dict[str, float]:
     """The features of one unit given its static verdicts, its candidates, the index, and `hand`,
     the hand-set aggregate of the same verdicts (`sa_align.judges.aggregate`)."""
-    from sa_align.judges.evidence.words import distinctive_words
-    from sa_align.judges.scope import stated_quantities
-
     # What the claim states and the words it uses, read once for every family below.
     stated, words = stated_quantities(unit.claim), distinctive_words(unit)
     out: dict[str, float] = {}
@@ -103,9 +107,6 @@ def _unit(unit: Unit, stated: list[tuple[float, float]]) -> dict[str, float]:
 
 
 def _evidence(unit: Unit, stated: list[tuple[float, float]], words: set[str], index: "RepoIndex") -> dict[str, float]:
-    from sa_align.judges.evidence.tables import code_roots, in_code
-    from sa_align.retrieve.params import param_index
-
     out: dict[str, float] = {}
     if stated:
         found = sum(in_code(index, value, number) for value, number in stated)
@@ -125,9 +126,6 @@ def _colocation(stated: list[tuple[float, float]], index: "RepoIndex") -> dict[s
     """How many of the stated values are written near one another outside tests (`values.colocated_share`),
     and how common the found ones are (`values.sites`, mean log count of places): a rare value
     set beside the claim's other values is evidence, a `10` written everywhere is not."""
-    from sa_align.index.walk import is_test_path
-    from sa_align.judges.evidence.tables import number_sites
-
     sites = number_sites(index)
     places: list[dict[str, list[int]]] = []
     for value, number in dict.fromkeys(stated):
@@ -193,10 +191,6 @@ def _embedding_similarity(candidates: Sequence[Candidate]) -> dict[str, float]:
 
 def _candidate_text(stated: list[tuple[float, float]], words: set[str], candidates: Sequence[Candidate]) -> dict[str, float]:
     """How much of the claim the best candidates' code itself shows: its words and its stated values."""
-    from sa_align.judges.evidence.words import root
-    from sa_align.judges.scope import stated_quantities
-    from sa_align.retrieve.text import tokenize
-
     if not candidates:
         return {}
     out: dict[str, float] = {}
@@ -213,22 +207,16 @@ def _candidate_text(stated: list[tuple[float, float]], words: set[str], candidat
 
 
 def _is_stub(index: "RepoIndex", cand: Candidate) -> bool:
-    from sa_align.judges.evidence.tables import candidate_symbol, stubbed_symbols
-
     sym = candidate_symbol(index, cand)
     return sym is not None and sym.id in stubbed_symbols(index)
 
 
 def repo_features(index: "RepoIndex") -> dict[str, float]:
     """The repository's size and share of placeholders (the same for every unit of a run)."""
-    from sa_align.index.memo import per_index
-
     return dict(per_index(index, "calibrate-repo", _repo))
 
 
 def _repo(index: "RepoIndex") -> tuple[tuple[str, float], ...]:
-    from sa_align.judges.evidence.tables import stubbed_symbols
-
     python = sum(f.lines for f in index.files if f.language == "python")
     functions = sum(1 for s in index.symbols if s.kind in ("function", "method"))
     stubbed = len(stubbed_symbols(index))

@@ -22,6 +22,7 @@ from typing import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from sa_align.calibrate.features import FEATURE_VERSION, feature_names
 from sa_align.errors import CalibrationError
 
 SHIPPED = "calibration/sabench.json"
@@ -157,8 +158,6 @@ def load_model(path: str | Path | None = None) -> CalibrationModel:
 
 @lru_cache(maxsize=8)
 def _load(path: Path, size: int, _mtime: int) -> CalibrationModel:
-    from sa_align.calibrate.features import FEATURE_VERSION, feature_names
-
     try:
         if size > MAX_BYTES:
             raise CalibrationError(f"calibration model {path} is larger than {MAX_BYTES} bytes")

@@ -33,7 +33,10 @@ score (`_graded`), except for certain findings and LLM votes, which keep theirs.
 from __future__ import annotations
 
 from sa_align.config import EvalConfig
+from sa_align.judges.aggregate import TIE_ORDER, aggregate
+from sa_align.judges.routing import label_levels
 from sa_align.models import LABEL_SCORES, Calibration, Label, UnitResult, Verdict
+
 
 def calibrated_result(hand: UnitResult, cal: Calibration, config: EvalConfig) -> UnitResult:
     """The unit's result under the calibrated policy (see module docstring), graded by the model."""
@@ -47,8 +50,6 @@ def _graded(result: UnitResult) -> UnitResult:
     the evidence itself. On the development split, grading the rest this way raised the ROC AUC of
     the score over decided claims from 0.737 to 0.775 and cut its mean error from 0.217 to 0.142.
     """
-    from sa_align.judges.routing import label_levels
-
     cal = result.calibration
     if cal is None or cal.expected_score is None or cal.applied in ("certain", "llm"):
         return result
@@ -130,8 +131,6 @@ def _undecided(hand: UnitResult, cal: Calibration, how: str, why: str, *, review
 
 def _leaned(hand: UnitResult, leans: list[Verdict], cal: Calibration) -> UnitResult:
     """The model is sure the claim is not faithful; the strongest failure lean says how."""
-    from sa_align.judges.aggregate import TIE_ORDER
-
     best = max(leans, key=lambda v: (v.confidence, -TIE_ORDER.index(v.lean)))
     p = float(cal.probability or 0.0)
     return hand.model_copy(update={
@@ -145,8 +144,6 @@ def _leaned(hand: UnitResult, leans: list[Verdict], cal: Calibration) -> UnitRes
 def _failure(hand: UnitResult, failures: list[Verdict], cal: Calibration, config: EvalConfig,
              review: bool = False) -> UnitResult:
     """The judges' failure evidence alone decides (their `aligned` votes were outweighed by the model)."""
-    from sa_align.judges.aggregate import aggregate
-
     kept = [v for v in hand.verdicts if v.abstained or v.label != Label.ALIGNED]
     result = aggregate(hand.unit, kept, hand.candidates, config)
     return result.model_copy(update={"verdicts": hand.verdicts, "needs_review": result.needs_review or review,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sa_align._version import __version__
 from sa_align.diff.match import match_units, norm
 from sa_align.diff.view import ReportView, ResultView
 from sa_align.errors import InputError
@@ -76,8 +77,6 @@ def diff_reports(old: Report | str | Path, new: Report | str | Path, *, force: b
 
     Raises `DiffError` when the papers differ (unless `force`) or the format versions are incompatible.
     """
-    from sa_align._version import __version__
-
     a, b = _as_report(old), _as_report(new)
     notes = _check(a, b, force)
     matching = match_units(a.results, b.results)

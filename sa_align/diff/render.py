@@ -13,6 +13,8 @@ from typing import Iterable
 from sa_align.markup import code, inline
 from sa_align.models import CodeSpan
 from sa_align.models.diff import EvidenceMove, ReportDiff, ReportSide, UnitChange, UnitRef
+from sa_align.report import write_texts
+from sa_align.report.html import _COLORS, page
 
 DIFF_FORMATS = {"md": "diff.md", "json": "diff.json", "html": "diff.html"}
 """Format name -> file name written by `write_diff`."""
@@ -35,8 +37,6 @@ def render_diff(diff: ReportDiff, fmt: str = "md") -> str:
 
 def write_diff(diff: ReportDiff, out_dir: str | Path, formats: Iterable[str] = ("md", "json")) -> list[Path]:
     """Write one file per format into `out_dir`; returns the paths."""
-    from sa_align.report import write_texts
-
     return write_texts(out_dir, {DIFF_FORMATS[fmt]: render_diff(diff, fmt) for fmt in formats})
 
 
@@ -123,8 +123,6 @@ def render_markdown(diff: ReportDiff) -> str:
 
 
 def render_html(diff: ReportDiff) -> str:
-    from sa_align.report.html import _COLORS, page
-
     e = html.escape
     cards = "".join(f'<div class="card">{e(k)}<b>{v}</b></div>' for k, v in (
         ("mean score", f"{_mean(diff.old.mean_score)} → {_mean(diff.new.mean_score)}"),

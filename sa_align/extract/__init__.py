@@ -13,6 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sa_align.config import EvalConfig
 from sa_align.errors import PaperError
+from sa_align.extract.budget import apply_budget
+from sa_align.extract.llm import llm_units
+from sa_align.extract.merge import merge_units
+from sa_align.extract.rules import assign_ids, rule_units
+from sa_align.llm.client import LLMClient, _run_sync
 from sa_align.models import Paper, Unit
 
 if TYPE_CHECKING:
@@ -41,10 +46,6 @@ def _check(paper: Paper) -> None:
 
 
 def _finish(units: list[Unit], dropped: int, notes: list[str], config: EvalConfig) -> Extraction:
-    from sa_align.extract.budget import apply_budget
-    from sa_align.extract.merge import merge_units
-    from sa_align.extract.rules import assign_ids
-
     budgeted = apply_budget(merge_units(units), config.max_units)
     notes.extend(budgeted.notes)
     final = assign_ids(budgeted.units)
@@ -55,15 +56,11 @@ def _finish(units: list[Unit], dropped: int, notes: list[str], config: EvalConfi
 
 async def extract_async(paper: Paper, config: EvalConfig | None = None, client: "LLMClient | None" = None) -> Extraction:
     """Units of `paper`: rule units always, plus LLM specialists when `config.extractors` and `client` are given."""
-    from sa_align.extract.rules import rule_units
-
     _check(paper)
     config = config or EvalConfig()
     units = rule_units(paper)
     dropped, notes = 0, []
     if config.extractors and client is not None:
-        from sa_align.extract.llm import llm_units
-
         found = await llm_units(paper, config, client)
         units.extend(found.units)
         dropped, notes = found.dropped, found.notes
@@ -81,12 +78,8 @@ def extract(paper: Paper, config: EvalConfig | None = None) -> Extraction:
     """Blocking: units and notes of `paper` (LLM specialists run when `config.extractors` is set)."""
     config = config or EvalConfig()
     if not config.extractors:
-        from sa_align.extract.rules import rule_units
-
         _check(paper)
         return _finish(rule_units(paper), 0, [], config)
-    from sa_align.llm.client import LLMClient, _run_sync
-
     client = LLMClient(config)
     return _run_sync(lambda: extract_async(paper, config, client))
 

@@ -240,8 +240,6 @@ def is_score_file(data: Any) -> bool:
 
 def sabench_claim_unit(claim_id: str, dimension: str, claim: str, source: str | None) -> Unit:
     """The unit of one SA-Bench claim: id, claim text and source only; the kind from the dimension."""
-    from sa_align.resources import load_yaml
-
     kind = UnitKind(load_yaml("bench/sabench.yaml")["dimensions"][dimension])
     return Unit(id=claim_id, kind=kind, claim=" ".join(claim.split()), section=(source or "").strip() or None,
                 origin="sa-bench")
@@ -249,8 +247,6 @@ def sabench_claim_unit(claim_id: str, dimension: str, claim: str, source: str | 
 
 def score_file_units(data: dict[str, Any], name: str) -> list[Unit]:
     """Units from a score file. Scores, evidence, reasoning and search traces are the answer and never read."""
-    from sa_align.resources import load_yaml
-
     known = load_yaml("bench/sabench.yaml")["dimensions"]
     units: list[Unit] = []
     seen: set[str] = set()

@@ -21,6 +21,7 @@ from sa_align.config import EvalConfig, ModelSpec
 from sa_align.errors import BudgetExceeded, LLMError, LLMGiveUp
 from sa_align.extract.merge import QuoteLocator
 from sa_align.extract.text import skipped, split_sentences
+from sa_align.llm.jsonparse import extract_json
 from sa_align.models import Attribution, CharSpan, Paper, Param, Unit, UnitKind
 from sa_align.numbers import parse_number
 from sa_align.resources import prompt_text
@@ -215,8 +216,6 @@ async def _one(client, spec: ModelSpec, paper: Paper, kind: UnitKind, chunk: Chu
 
 def _salvage(exc: LLMGiveUp) -> ExtractedUnits | None:
     """The last reply, when it parsed and only its grounding failed: its grounded units are kept."""
-    from sa_align.llm.jsonparse import extract_json
-
     try:
         return ExtractedUnits.model_validate(extract_json(exc.last_raw or ""))
     except (ValueError, ValidationError):

@@ -11,7 +11,6 @@ need the same kind and overlapping spans. The richer unit is kept and hints are 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from sa_align.models import Attribution, CharSpan, Unit, UnitKind

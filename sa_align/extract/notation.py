@@ -13,7 +13,10 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from sa_align.aliases import ascii_name, canonical_param, computed, find_param_mentions
+from sa_align.extract.text import reference_words
 from sa_align.models import Param
+from sa_align.numbers import parse_number, parse_quantity
 from sa_align.resources import load_yaml
 
 _VALUE = r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d[\d_]*\.?\d*|\.\d+)(?:\s*[eE][-+\u2212]?\d+|\s*[x×]\s*10\^?\{?[-\u2212]?\d+\}?)?%?[kKM]?"
@@ -56,9 +59,6 @@ def _written_param(name: str, surface: str, raw: str, join: str | None, text: st
     bracketed list, which braces or a search word (`tested`) make a set of values, an interval
     word (`in`, `range`, `from`, `~`) a range of two values or a set of more, and `=` or `:` a
     sequence. `None` when an item is not a number."""
-    from sa_align.aliases import computed
-    from sa_align.numbers import parse_quantity
-
     inner = re.sub(r"^[A-Za-z]*\s*[\[({]|[\])}]$", "", raw)
     items = [parse_quantity(v) for v in inner.split(",")] if inner != raw else [parse_quantity(raw)]
     if not items or None in items:
@@ -84,8 +84,6 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
     A key the rules already bound (`weight decay=1e-4` read as `weight_decay`) is not
     read again as its last word (`decay`).
     """
-    from sa_align.aliases import ascii_name, canonical_param
-
     out = []
     for m in _assignment_re().finditer(text):
         key = _qualified(text, m.start(), m.group("key").strip(".-"))
@@ -108,8 +106,6 @@ def assignment_params(text: str, known: list[Param] = ()) -> list[Param]:
 def _tagged_params(name: str, surface: str, written: str) -> list[Param]:
     """`n_layers=24 (B) / 32 (L) / 40 (H)`: one setting per named preset, each value under its preset's
     name (`Param.condition`), so a repository holding only one preset states only one of them."""
-    from sa_align.numbers import parse_quantity
-
     out = []
     for value, tag in _TAGGED_ITEM.findall(written):
         q = parse_quantity(value)
@@ -125,8 +121,6 @@ def _qualified(text: str, start: int, key: str) -> str:
     """The key with the words before it when together they name a known setting: `FFN dim=1024` sets
     the feed-forward size, not the `dim` (hidden size) the key alone would name; `min LR=4e-5` the
     minimum learning rate."""
-    from sa_align.aliases import canonical_param
-
     lead = _LEADING_WORDS.search(text[max(0, start - 48):start])
     if lead is None:
         return key
@@ -146,8 +140,6 @@ _HEADING = re.compile(
 def heading_params(text: str) -> list[Param]:
     """`Training iterations for Experiment C.3: 3000`, `image size for phase 1: 128x128`: a claim that
     names one setting in a heading and gives its value, or the values tried, after the colon."""
-    from sa_align.aliases import find_param_mentions
-
     out = []
     for m in _HEADING.finditer(text):
         phrase = re.sub(r"\([^()]*\)", " ", m.group("phrase"))
@@ -180,15 +172,11 @@ def _named(key: str, canon: str | None, sep: str) -> bool:
 
 def _after_reference(text: str, start: int) -> bool:
     """Whether the word before `start` is a reference word: `Experiment C.1`, `Table A2` label, not set."""
-    from sa_align.extract.text import reference_words
-
     before = re.search(r"([A-Za-z]+)\.?\s*$", text[max(0, start - 40) : start])
     return bool(before) and before.group(1).lower() in reference_words()
 
 
 def _already(key: str, raw: str, known) -> bool:
-    from sa_align.numbers import parse_number
-
     value = parse_number(raw) if raw[:1] not in "([{" else None
     return any(p.value is not None and value is not None and abs(float(p.value) - value) <= 1e-12 * max(1.0, abs(value))
                and p.surface and key.lower() in p.surface.lower() for p in known)

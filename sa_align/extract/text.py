@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from sa_align.aliases import find_entities
 from sa_align.models import Paper
 from sa_align.resources import load_yaml
 
@@ -166,8 +167,6 @@ def clean(text: str, limit: int = 300) -> str:
 
 def is_statistics(text: str, sent: Sentence) -> bool:
     """A sentence that describes a dataset's size ("Cora has 2,708 nodes and 7 classes")."""
-    from sa_align.aliases import find_entities
-
     if not cue_regex("numerical", "statistics_cues").search(sent.text):
         return False
     return any(m.target[0] == "dataset" for m in find_entities(text, sent.start, sent.end))

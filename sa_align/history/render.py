@@ -12,6 +12,8 @@ from typing import Iterable
 
 from sa_align.models import Label
 from sa_align.models.history import EvidenceSnippet, HistoryReport, LabelChange
+from sa_align.report import write_texts
+from sa_align.report.html import _COLORS, _legend, page
 
 HISTORY_FORMATS = {"json": "history.json", "html": "history.html"}
 """Format name -> file name written by `write_history`."""
@@ -27,8 +29,6 @@ def render_history(history: HistoryReport, fmt: str = "json") -> str:
 
 def write_history(history: HistoryReport, out_dir: str | Path, formats: Iterable[str] = ("json", "html")) -> list[Path]:
     """Write one file per format into `out_dir`; returns the paths."""
-    from sa_align.report import write_texts
-
     return write_texts(out_dir, {HISTORY_FORMATS[fmt]: render_history(history, fmt) for fmt in formats})
 
 
@@ -71,8 +71,6 @@ def chart_svg(history: HistoryReport, colors: dict[str, str]) -> str:
 
 
 def render_html(history: HistoryReport) -> str:
-    from sa_align.report.html import _COLORS, _legend, page
-
     e, s, r = html.escape, history.selection, history.reuse
     cards = "".join(f'<div class="card">{e(k)}<b>{e(str(v))}</b></div>' for k, v in (
         ("commits audited", f"{s.audited} of {s.in_range}"), ("label changes", len(history.changes)),

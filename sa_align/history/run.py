@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from sa_align._version import __version__
 from sa_align.config import EvalConfig
 from sa_align.history.gitread import CommitMeta, GitRepo
 from sa_align.history.materialize import Checkout, TempTree
@@ -28,6 +29,7 @@ from sa_align.pipeline import (
     index_repo,
     judge_all, load, make_client, retrieve_all, run_blocking, unit_flags, units_for,
 )
+from sa_align.report import write_reports
 
 DEFAULT_MAX_COMMITS = 30
 """Commits audited when no `max_commits` is given; `every` thins a longer history."""
@@ -83,8 +85,6 @@ async def audit_history_async(
             for i, sha in enumerate(selected, 1):
                 await audit.commit(metas[sha])
                 run.tick("history", i, len(selected))
-    from sa_align._version import __version__
-
     out = HistoryReport(
         sa_align_version=__version__, created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         paper=PaperIdentity(title=loaded.title, path=loaded.source, format=loaded.format, sha256=loaded.sha256),
@@ -173,8 +173,6 @@ class _Audit:
         self.memo.remember(results, prints, index)
         self.tracker.add(meta, results, index)
         if self.reports_dir is not None:
-            from sa_align.report import write_reports
-
             write_reports(report, Path(self.reports_dir) / meta.sha[:12], ["json"])
         return report, len(kept)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 
+from sa_align.index.configs import extract_config, scripts_in_text
 from sa_align.index.model import FileFacts, FileKind
 from sa_align.index.walk import file_kind, is_makefile
 
@@ -79,7 +80,6 @@ def extract_file(rel: str, data: bytes) -> FileFacts:
 
 
 def _extract(rel: str, data: bytes, kind: FileKind) -> FileFacts:
-    from sa_align.index.configs import extract_config, scripts_in_text
     from sa_align.index.other import extract_c, extract_makefile, extract_notebook, extract_shell, extract_text, notebook_text
     from sa_align.index.python import extract_python
 

@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex
+from sa_align.index.overrides import _access
+from sa_align.index.walk import is_test_path
 from sa_align.resources import load_yaml
 
 
@@ -76,8 +79,6 @@ def _int(node: Any) -> int | None:
 
 def _setting(node: Any) -> tuple[str, bool] | None:
     """(name, is bare) of `NAME`, `args.name`, `cfg["name"]`, `cfg.get("name")`."""
-    from sa_align.index.overrides import _access
-
     if node.type == "identifier":
         return _text(node), True
     access = _access(node) if node.type in ("attribute", "subscript", "call") else None
@@ -138,9 +139,7 @@ def _loops(path: str, root: Any) -> list[CountLoop]:
 
 def count_loops(index: RepoIndex) -> list[CountLoop]:
     """Every loop over seeds, runs or folds in the repository's Python files, tests left out."""
-    from sa_align.index.memo import per_index
     from sa_align.index.reads import _tree
-    from sa_align.index.walk import is_test_path
 
     def build(ix: RepoIndex) -> list[CountLoop]:
         out: list[CountLoop] = []

@@ -20,6 +20,7 @@ from functools import lru_cache
 from sa_align.index.configs import scalar
 from sa_align.index.fast import make
 from sa_align.index.model import EntryPoint, FileFacts, FileInfo, TextFact, ValueFact
+from sa_align.index.pyfacts import calls
 from sa_align.index.python import _symbols, collect, extract_python
 from sa_align.index.queries import language, matches, parser, stub_patterns
 from sa_align.resources import load_yaml
@@ -200,8 +201,6 @@ def extract_c(rel: str, source: bytes, n_lines: int) -> FileFacts:
         name = caps["name"][0].text.decode("utf-8", "replace")
         values.append(make(ValueFact, name=name, key_path=name, value=value, raw=raw[:200], source="assign",
                                                 path=rel, line=line, symbol=owners.function_of(line), call=None))
-    from sa_align.index.pyfacts import calls
-
     return make(FileFacts, 
         info=_info(rel, "c", "cpp", len(source), n_lines, col.errors or int(tree.root_node.has_error)),
         symbols=list(owners.symbols.values()), values=values, calls=calls(rel, col.calls, owners),

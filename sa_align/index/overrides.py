@@ -31,6 +31,7 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
+from sa_align.aliases import canonical_param, normalize_key
 from sa_align.index.model import RepoIndex
 from sa_align.resources import load_yaml
 
@@ -144,8 +145,6 @@ def _inside(node: Any, block: Any) -> bool:
 
 def _same_name(a: str, b: str) -> bool:
     """One setting under two spellings (`lr`, `learning_rate`), through the alias tables."""
-    from sa_align.aliases import canonical_param, normalize_key
-
     if normalize_key(a) == normalize_key(b):
         return True
     ca = canonical_param(a)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex
 from sa_align.index.queries import parser
 from sa_align.resources import load_yaml
@@ -50,8 +51,6 @@ def _walk(node: Any) -> Iterator[tuple[Any, str | None]]:
 
 
 def _cache(index: RepoIndex, key: str) -> dict:
-    from sa_align.index.memo import per_index
-
     return per_index(index, f"reads:{key}", lambda _ix: {})
 
 

@@ -32,7 +32,10 @@ from inspect_ai.scorer import Score, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from sa_align.config import EvalConfig, ModelSpec
+from sa_align.errors import PaperError, UnitsFileError
 from sa_align.integrations.sandbox_copy import CopyCaps, copy_out
+from sa_align.pipeline import evaluate
+from sa_align.report import write_reports
 
 __all__ = ["CopyCaps", "sa_align_scorer"]
 
@@ -128,10 +131,6 @@ async def _repository(metadata: dict, repo_dir: str, sandbox_name, caps: CopyCap
 async def _audit(paper: Path, repo: Path, units: Path | None, where: str, notes: list[str], config: EvalConfig,
                  folder: Path) -> Score:
     import anyio
-
-    from sa_align.errors import PaperError, UnitsFileError
-    from sa_align.pipeline import evaluate
-    from sa_align.report import write_reports
 
     try:
         report = await anyio.to_thread.run_sync(lambda: evaluate(paper, repo, units=units, config=config))

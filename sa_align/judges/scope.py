@@ -20,9 +20,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from sa_align.extract.spaced import math_quantities, with_spaced
+from sa_align.extract.text import reference_words
 from sa_align.judges.base import lean
+from sa_align.judges.evidence.counts import param_sites
+from sa_align.judges.evidence.tables import in_code
 from sa_align.models import Label, Unit, Verdict
+from sa_align.numbers import find_quantities
 from sa_align.resources import load_yaml
+from sa_align.retrieve.params import param_index
 
 _FIELD_OF = {"numeric": "params", "protocol": "entities", "ordering": "order"}
 
@@ -34,8 +40,6 @@ def _table() -> dict:
 
 @lru_cache(maxsize=1)
 def _reference_re() -> re.Pattern[str]:
-    from sa_align.extract.text import reference_words
-
     words = "|".join(re.escape(w) for w in sorted({*reference_words(), *_table()["extra_reference_words"]}))
     return re.compile(rf"\b(?:{words})\.?\s*[\[(]?\s*$", re.IGNORECASE)
 
@@ -45,9 +49,6 @@ def stated_quantities(text: str) -> list[tuple[float, float]]:
 
     The two differ for percentages (`12.5%` -> 0.125 and 12.5): code writes either.
     """
-    from sa_align.extract.spaced import math_quantities, with_spaced
-    from sa_align.numbers import find_quantities
-
     ignore = {float(v) for v in _table()["ignore_values"]}
     out = []
     # A quote converted from PDF spaces its math out (`$1 0 ^ { - 6 }$`, `$0 . 9$`): one number each.
@@ -90,8 +91,6 @@ _DIGITS = re.compile(r"\d+")
 def _dimensions(text: str) -> list:
     """Each side of a size written without spaces (`128x128`, `32x32x3`), which number tokens miss:
     the `x` joins the digits into one word."""
-    from sa_align.numbers import find_quantities
-
     return [(m.start() + d.start(), m.start() + d.end(), q)
             for m in _DIMENSIONS.finditer(text) for d in _DIGITS.finditer(m.group())
             for _s, _e, q in find_quantities(d.group())]
@@ -136,8 +135,6 @@ def _partial(verdict: Verdict, reason: str) -> Verdict:
 def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
     """A value judged different under the name read from a free-text claim may be set under
     another: when every value the claim states occurs somewhere in the code, that is no finding."""
-    from sa_align.judges.evidence.tables import in_code
-
     stated = stated_quantities(unit.claim)
     if not stated or not all(in_code(index, v, n) for v, n in stated):
         return verdict
@@ -148,9 +145,6 @@ def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
 
 def _elsewhere(param, index) -> bool:
     """The parameter's stated value is set under a name that is not the parameter's."""
-    from sa_align.judges.evidence.counts import param_sites
-    from sa_align.retrieve.params import param_index
-
     own = {id(f) for f in param_sites(param, index)}
     return any(id(f) not in own for f in param_index(index).value_matches(param, 1e-6))
 

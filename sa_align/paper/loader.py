@@ -13,6 +13,10 @@ from pathlib import Path
 from sa_align.errors import PaperError
 from sa_align.models import Paper, PaperFormat
 from sa_align.paper.assemble import Parsed, build_paper
+from sa_align.paper.latex import parse_latex
+from sa_align.paper.markdown import parse_markdown
+from sa_align.paper.pdf import parse_pdf
+from sa_align.paper.text import parse_text
 
 MAX_PAPER_BYTES = 20 * 1024 * 1024
 """Largest paper file accepted; a research paper is far smaller, anything bigger is not one."""
@@ -48,8 +52,6 @@ def load_paper(path: str | Path, *, max_bytes: int = MAX_PAPER_BYTES) -> Paper:
     fmt = _detect_format(p, data)
     digest = hashlib.sha256(data).hexdigest()
     if fmt == "pdf":
-        from sa_align.paper.pdf import parse_pdf
-
         parsed = parse_pdf(data, name=str(p))
         return build_paper(parsed, fmt="pdf", fallback_title=p.stem, source=str(p),
                            sha256=digest, encoding="pdf", warnings=[])
@@ -93,15 +95,9 @@ def paper_from_text(
 
 def _parse(text: str, fmt: PaperFormat, *, base_dir: Path | None, main_file: Path | None) -> Parsed:
     if fmt == "markdown":
-        from sa_align.paper.markdown import parse_markdown
-
         return parse_markdown(text)
     if fmt == "latex":
-        from sa_align.paper.latex import parse_latex
-
         return parse_latex(text, base_dir, main_file)
-    from sa_align.paper.text import parse_text
-
     return parse_text(text)
 
 

@@ -16,12 +16,14 @@ from collections import defaultdict
 from functools import lru_cache
 from typing import Any
 
+import sa_align.aliases as aliases
 from sa_align.config import EvalConfig
 from sa_align.errors import RetrievalError
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.models import Candidate, CodeSpan, Unit, UnitKind
 from sa_align.resources import load_yaml
 from sa_align.retrieve.chunks import Chunk, build_chunks
+from sa_align.retrieve.graph import expand, undirected
 from sa_align.retrieve.names import build_definitions, caller_hits, name_hits, name_key
 from sa_align.retrieve.params import ParamIndex, distinctive, param_index
 from sa_align.retrieve.text import tokenize, tokenize_memo
@@ -38,8 +40,6 @@ def _settings() -> dict[str, Any]:
 
 
 def _aliases(fn_name: str, name: str) -> list[str]:
-    import sa_align.aliases as aliases
-
     try:
         return [str(a) for a in getattr(aliases, fn_name)(name) or []]
     except Exception:  # an unknown name simply has no aliases
@@ -61,7 +61,6 @@ class Retriever:
 
     def __init__(self, index: RepoIndex, config: EvalConfig) -> None:
         from sa_align.retrieve.bm25 import Bm25
-        from sa_align.retrieve.graph import undirected
 
         self.index, self.config = index, config
         self.settings = _settings()
@@ -232,8 +231,6 @@ class Retriever:
         return [(int(i), f"embedding:{sims[i]:.2f}") for i in top if sims[i] > 0.1]
 
     def _graph(self, fused: list[int]) -> list[tuple[int, str]]:
-        from sa_align.retrieve.graph import expand
-
         seeds: dict[str, float] = {}
         for rank, cid in enumerate(fused[: self.settings["graph_seeds"]]):
             sym = self.chunks[cid].symbol

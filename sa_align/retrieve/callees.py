@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.resources import load_yaml
 
@@ -90,8 +91,6 @@ def parse_imports(text: str) -> dict[str, set[str]]:
 
 def file_imports(index: RepoIndex, path: str) -> dict[str, str]:
     """Local name -> the one library name it stands for in `path` (built once per file)."""
-    from sa_align.index.memo import per_index
-
     cache: dict[str, dict[str, str]] = per_index(index, "file-imports", lambda _ix: {})
     hit = cache.get(path)
     if hit is None:

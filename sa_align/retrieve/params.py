@@ -14,17 +14,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from sa_align.aliases import canonical_param, normalize_key, param_aliases
 from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.index.walk import is_test_path
 from sa_align.models import Param
+from sa_align.numbers import parse_number, values_equal
 from sa_align.resources import load_yaml
+from sa_align.retrieve import callees
 
 
 def norm_name(name: str) -> str:
     """Case- and separator-insensitive form of a name (`learningRate`, `args.lr` -> `learningrate`, `lr`)."""
-    from sa_align.aliases import normalize_key
-
     return normalize_key(name)
 
 
@@ -34,8 +35,6 @@ def canonical(name: str, context: str | None = None) -> str:
     `context` (callee, key path, enclosing function) picks the meaning of ambiguous
     names such as `gamma` (`StepLR(gamma=...)` is a decay factor, not a discount).
     """
-    from sa_align.aliases import canonical_param
-
     try:
         canon = canonical_param(name, context)
     except Exception:  # an odd identifier must never stop a lookup
@@ -65,8 +64,6 @@ _MEANINGS: dict[int, tuple[ValueFact, str, int]] = {}
 def call_argument(fact: ValueFact, index: RepoIndex) -> str | None:
     """The parameter `units/calls.yaml: call_arguments` says this call argument sets, if any: the
     callee resolved through the imports of the fact's file (`retrieve.callees`)."""
-    from sa_align.retrieve import callees
-
     if not fact.call or fact.source not in ("kwarg", "positional"):
         return None
     return callees.call_argument(fact, callees.file_imports(index, fact.path))
@@ -118,8 +115,6 @@ class ParamIndex:
 
     def sites(self, param: Param, *, include_tests: bool = False) -> list[ValueFact]:
         """Facts that set `param` (by name), in repository order, deduplicated."""
-        from sa_align.aliases import canonical_param
-
         keys = {canonical(param.name), norm_name(param.name)}
         if param.surface and canonical_param(param.name) is None:
             # Only an unknown name borrows its surface's meaning; a known one is already canonical.
@@ -143,8 +138,6 @@ class ParamIndex:
 
     def element_sites(self, param: Param, include_tests: bool = False) -> list[ValueFact]:
         """Elements of tuples the alias tables name (`betas[0]` is `beta1`): `betas=(0.9, 0.999)` sets beta1 to 0.9."""
-        from sa_align.aliases import canonical_param, param_aliases
-
         out: list[ValueFact] = []
         for alias in param_aliases(canonical_param(param.name) or param.name) or []:
             m = re.fullmatch(r"([A-Za-z_]\w*)\[(\d+)\]", alias)
@@ -196,8 +189,6 @@ class ParamIndex:
 
     def value_matches(self, param: Param, rel_tol: float) -> list[ValueFact]:
         """Facts (any name) whose value equals the param's stated value in some notation."""
-        from sa_align.numbers import values_equal
-
         wanted = [param.value] if param.value is not None else list(param.values)
         if not wanted or all(isinstance(w, bool) for w in wanted):
             return []
@@ -230,8 +221,6 @@ _COMMON_VALUES = {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 10.0, 100.0, 0.5, 0.1, 0.01, -1.
 
 def distinctive(param: Param) -> bool:
     """A stated value rare enough that finding it under any name says something."""
-    from sa_align.numbers import parse_number
-
     vals = [param.value] if param.value is not None else list(param.values)
     nums = [parse_number(v) for v in vals if isinstance(v, (int, float, str)) and not isinstance(v, bool)]
     return bool(nums) and all(n is not None and n not in _COMMON_VALUES for n in nums)
@@ -239,8 +228,6 @@ def distinctive(param: Param) -> bool:
 
 def _code_key(source: str, name: str, context: str) -> str | None:
     """Canonical key of one of a fact's names, or `None` when the name says nothing on its own."""
-    from sa_align.aliases import canonical_param
-
     settings = load_yaml("numeric.yaml")
     raw = norm_name(name)
     if source in ("kwarg", "positional") and raw in set(settings["ignore_kwargs"]):

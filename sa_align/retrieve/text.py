@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from sa_align.aliases import split_identifier
 from sa_align.resources import load_yaml
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?")
@@ -23,8 +24,6 @@ def _parts(word: str) -> tuple[str, ...]:
     (`class`, the keyword), and a plural it does not list (`classes`, a count in
     a claim) still says something.
     """
-    from sa_align.aliases import split_identifier
-
     parts = [p.lower() for p in split_identifier(word) if p]
     whole = word.strip("_").lower()
     if len(parts) > 1 and whole:

@@ -25,7 +25,9 @@ from sa_align.bench.sabench.render import section, spread_lines
 from sa_align.bench.sabench.runner import ClaimOutcome, RunRecord, run_all
 from sa_align.bench.sabench.source import open_source
 from sa_align.bench.sabench.spread import Spread, spreads
+from sa_align.calibrate.model import load_model
 from sa_align.config import EvalConfig
+from sa_align.errors import CalibrationError
 
 __all__ = [
     "ClaimOutcome",
@@ -142,9 +144,6 @@ def run_sabench(dataset: str | Path, config: EvalConfig | None = None, *, out: P
 def _in_sample(config: EvalConfig, papers: set[str]) -> list[str]:
     if not config.calibration.enabled:
         return []
-    from sa_align.calibrate.model import load_model
-    from sa_align.errors import CalibrationError
-
     try:
         trained = set(load_model(config.calibration.model).provenance.papers)
     except CalibrationError:

@@ -32,6 +32,8 @@ from sa_align.bench.sabench.metrics import SABenchMetrics, sabench_metrics
 from sa_align.bench.sabench.render import train_markdown
 from sa_align.bench.sabench.runner import RunRecord, run_all
 from sa_align.bench.sabench.spread import Spread, spreads
+from sa_align.calibrate.model import Provenance
+from sa_align.calibrate.train import fit
 from sa_align.config import EvalConfig
 
 
@@ -62,8 +64,6 @@ def train_sabench(dataset: str | Path, config: EvalConfig, out: Path, *, papers:
                   setups: list[str] | None = None, workers: int = 1, folds: int = 5,
                   progress: Callable[[str, int, int], None] | None = None) -> TrainResult:
     """Record features, cross-validate by paper, and write the final model (see module docstring)."""
-    from sa_align.calibrate.train import fit
-
     out.mkdir(parents=True, exist_ok=True)
     features = run_all(dataset, _recording(config), out / "features", papers=papers, setups=setups, workers=workers,
                        progress=_stage(progress, "features"))
@@ -109,8 +109,6 @@ def _rows(records: list[RunRecord]) -> tuple[list[dict[str, float]], list[float]
 
 
 def _provenance(dataset, out: Path, records: list[RunRecord], excluded: list[str]):
-    from sa_align.calibrate.model import Provenance
-
     papers = sorted({r.paper for r in records if r.skipped is None} - set(excluded))
     return Provenance(
         dataset="SA-Bench, agent runs judged by SA-Bench's LLM judge", commit=tables().commit,

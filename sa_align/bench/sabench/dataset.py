@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sa_align.bench.sabench.source import Source
 from sa_align.errors import DatasetError
+from sa_align.extract.importers import sabench_claim_unit
 from sa_align.models import Unit, UnitKind
 from sa_align.resources import load_yaml
 
@@ -237,8 +238,6 @@ def paper_file(source: Source, paper: str) -> str | None:
 
 def claim_units(claims: tuple[ReferenceClaim, ...] | list[ReferenceClaim]) -> list[Unit]:
     """Units from reference claims: id, claim and source only; the kind from the dimension."""
-    from sa_align.extract.importers import sabench_claim_unit
-
     return [sabench_claim_unit(c.id, c.dimension, c.claim, c.source) for c in claims]
 
 

@@ -21,6 +21,7 @@ from typing import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sa_align._version import __version__
 from sa_align.bench.sabench.dataset import (
     RunRef,
     RunScores,
@@ -35,6 +36,7 @@ from sa_align.bench.sabench.dataset import (
 from sa_align.bench.sabench.source import Source, open_source
 from sa_align.config import EvalConfig
 from sa_align.models import DriftReport, Label
+from sa_align.pipeline import evaluate
 
 
 class _Model(BaseModel):
@@ -103,8 +105,6 @@ Evaluator = Callable[..., DriftReport]
 
 
 def _default_evaluator() -> Evaluator:
-    from sa_align.pipeline import evaluate
-
     return evaluate
 
 
@@ -188,7 +188,6 @@ def python_lines(repo: Path) -> int:
 
 
 def _stamp(paper: Path, repo: Path, scores: RunScores, config: EvalConfig) -> str:
-    from sa_align._version import __version__
     from sa_align.resources import code_fingerprint
 
     h = hashlib.sha256()

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from sa_align.index.loops import count_loops
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.models import Param
+from sa_align.numbers import parse_number
 from sa_align.resources import load_yaml
 from sa_align.retrieve.params import (
     canonical,
@@ -31,8 +33,6 @@ def _count_params() -> frozenset[str]:
 
 def is_count(p: Param) -> bool:
     """The parameter counts repetitions (seeds, runs, folds) and states how many."""
-    from sa_align.numbers import parse_number
-
     if p.value is None or isinstance(p.value, bool) or canonical(p.name) not in _count_params():
         return False
     n = parse_number(p.value)
@@ -65,8 +65,6 @@ def as_count(fact: ValueFact) -> ValueFact:
 
 def loop_sites(param_key: str, index: RepoIndex) -> list[ValueFact]:
     """Sites that loops over `param_key` (a canonical count) state or defer to."""
-    from sa_align.index.loops import count_loops
-
     out: list[ValueFact] = []
     for loop in count_loops(index):
         if canonical(loop.param) != param_key:

@@ -25,6 +25,7 @@ from sa_align.aliases import split_identifier
 from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.evidence.classes import hierarchy, methods_by_class
+from sa_align.judges.evidence.placeholders import declaration_only, placeholder
 from sa_align.judges.evidence.tables import (
     Judged,
     candidate_symbol,
@@ -34,6 +35,7 @@ from sa_align.judges.evidence.tables import (
     symbols_by_name,
 )
 from sa_align.judges.evidence.words import distinctive_words, generic_words, root
+from sa_align.resources import load_yaml
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.text import tokenize
 
@@ -138,8 +140,6 @@ def unset_attributes(index: RepoIndex) -> frozenset[str]:
     Only reads in classes built from the repository's own classes and the framework bases the
     table covers (`torch.nn.Module`) count: a class with another base from outside the repository
     (`gym.Env`, `PreTrainedModel`) may inherit any attribute (`self.np_random`, `self.config`)."""
-    from sa_align.resources import load_yaml
-
     table = load_yaml("inherited_attributes.yaml")
     inherited, known = set(table["attributes"]), frozenset(table["bases"])
 
@@ -240,8 +240,6 @@ def candidate_functions(ctx: Judged, limit: int = 8) -> list[Symbol]:
 def candidate_entries(ctx: Judged, limit: int = 3) -> list[Symbol]:
     """The entry methods (`forward`, `__call__`: `units/stubs.yaml`) of the classes among the top
     candidates, in rank order: what runs when the class a candidate names is used."""
-    from sa_align.resources import load_yaml
-
     names = set(load_yaml("stubs.yaml").get("entry_methods", []))
     out: list[Symbol] = []
     for cand in ctx.candidates[:limit]:
@@ -344,8 +342,6 @@ def intact_twin(ctx: Judged, sym: Symbol) -> Symbol | None:
     same qualified name in another file (`legacy/resnet.py`), or a same-named method of another
     class that carries every hint `sym` carries, when what points at `sym` is its method name
     (`log_metrics` of a null logger beside the real one; not `__init__` of any class)."""
-    from sa_align.judges.evidence.placeholders import declaration_only, placeholder
-
     hints = unit_hints(ctx)
     mine = carried(ctx.index, sym, hints)
     by_name = not mine or any(h.key == name_key(sym.name) for h in mine)

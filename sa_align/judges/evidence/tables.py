@@ -16,11 +16,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from sa_align.aliases import split_identifier
 from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.index.walk import is_test_path
-from sa_align.judges.evidence.words import generic_words
+from sa_align.judges.evidence.words import generic_words, root
 from sa_align.models import Candidate, Unit
+from sa_align.numbers import parse_number
+from sa_align.retrieve import query_text
+from sa_align.retrieve.names import name_key
 from sa_align.retrieve.text import tokenize
 
 CODE_KINDS = ("python", "notebook", "config", "shell", "c")
@@ -110,8 +114,6 @@ def docstring_lines(index: RepoIndex) -> frozenset[tuple[str, int]]:
 
 def entity_grams(text: str) -> list[str]:
     """Joined 1-3 word n-grams of `text`, lower-cased (`CIFAR10`, `"cifar-10"` -> `cifar10`)."""
-    from sa_align.aliases import split_identifier
-
     words: list[str] = []
     for m in _WORD.finditer(text):
         words.extend(split_identifier(m.group(0)) if m.group(0).isalpha() else [m.group(0)])
@@ -173,8 +175,6 @@ def _file_vocab(index: RepoIndex, path: str, kind: str, skip: frozenset[tuple[st
 
 def symbols_by_name(index: RepoIndex) -> dict[str, list[Symbol]]:
     """Definitions (modules excluded) by the key of their bare name (`name_key`), in index order."""
-    from sa_align.retrieve.names import name_key
-
     def build(ix: RepoIndex) -> dict[str, list[Symbol]]:
         out: dict[str, list[Symbol]] = {}
         for sym in ix.symbols:
@@ -192,8 +192,6 @@ def code_vocab(index: RepoIndex) -> CodeVocab:
 
 def unit_terms(ctx: Judged) -> set[str]:
     """Search tokens of the unit's claim, hints, params, entities and steps."""
-    from sa_align.retrieve import query_text
-
     return set(tokenize(query_text(ctx.unit)))
 
 
@@ -225,8 +223,6 @@ def number_sites(index: RepoIndex) -> dict[float, tuple[tuple[str, int], ...]]:
     """Every number written in a code or config file (comments and tests included), rounded,
     with the (path, line) of each place it is written."""
     from bisect import bisect_right
-
-    from sa_align.numbers import parse_number
 
     def build(ix: RepoIndex) -> dict[float, tuple[tuple[str, int], ...]]:
         out: dict[float, list[tuple[str, int]]] = {}
@@ -266,7 +262,5 @@ def stubbed_symbols(index: RepoIndex) -> frozenset[str]:
 
 def code_roots(index: RepoIndex) -> frozenset[str]:
     """Crude stems of every word of the code vocabulary, for comparing with a claim's distinctive words."""
-    from sa_align.judges.evidence.words import root
-
     return per_index(index, "code-roots", lambda ix: frozenset(root(t) for t in code_vocab(ix).tokens))
 

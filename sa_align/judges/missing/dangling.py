@@ -62,6 +62,7 @@ from sa_align.judges.evidence.ownership import (
     support,
     unit_hints,
 )
+from sa_align.judges.evidence.placeholders import placeholder
 from sa_align.judges.evidence.tables import strip_comment
 from sa_align.judges.evidence.words import generic_words
 from sa_align.judges.stub.named import named_definitions
@@ -211,8 +212,6 @@ def _hits(ctx: JudgeContext, candidates: list[Symbol]) -> list[tuple[UnboundName
 
 def _owner(ctx: JudgeContext, candidates: list[Symbol], hints: list[Hint], names: set[str]) -> Symbol | None:
     """An intact candidate function carrying at least `MIN_OWNER_HINTS` hints: the implementation."""
-    from sa_align.judges.evidence.placeholders import placeholder
-
     index = ctx.index
     dead = dead_code(index).dead
     for sym in candidates:

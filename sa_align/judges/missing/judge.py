@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from sa_align.aliases import normalize_key, param_aliases, split_identifier
 from sa_align.index.memo import per_index
 from sa_align.judges.base import (
     JudgeContext,
@@ -45,7 +46,10 @@ from sa_align.judges.evidence.classes import methods_by_class
 from sa_align.judges.evidence.placeholders import placeholder
 from sa_align.judges.evidence.tables import CodeVocab, candidate_symbol, code_roots, code_vocab
 from sa_align.judges.evidence.words import distinctive_words, generic_words, root
+from sa_align.judges.missing.dangling import dangling
+from sa_align.judges.numeric.judge import param_hints
 from sa_align.models import Label, Param, UnitKind, Verdict
+from sa_align.retrieve.names import name_key
 from sa_align.retrieve.params import canonical, distinctive, param_index
 from sa_align.retrieve.text import tokenize
 
@@ -58,8 +62,6 @@ LEAN_CONFIDENCE = 0.4
 
 
 def _name_keys(p: Param) -> set[str]:
-    from sa_align.aliases import normalize_key, param_aliases
-
     names = {p.name, *(param_aliases(p.name) or []), *([p.surface] if p.surface else [])}
     return {k for k in (normalize_key(n) for n in names) if k}
 
@@ -88,8 +90,6 @@ def _hint_found(hint: str, vocab: CodeVocab) -> bool:
 
 
 def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
-    from sa_align.judges.numeric.judge import param_hints
-
     params = ctx.unit.params
     if not params:
         return abstain(NAME, "a numerical unit without parameters cannot be checked for absence")
@@ -120,8 +120,6 @@ def named_hints(unit) -> list[str]:
 def _definition_hints(hints: list[str]) -> list[str]:
     """Hints spelled like the name of a function, class or variable of the implementation:
     compound identifiers (`clipped_surrogate`, `GroupNorm`), not library paths or single words."""
-    from sa_align.aliases import split_identifier
-
     return [h.strip() for h in hints
             if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", h.strip()) and len(split_identifier(h.strip())) >= 2]
 
@@ -129,8 +127,6 @@ def _definition_hints(hints: list[str]) -> list[str]:
 def _named_code_gone(ctx: JudgeContext, vocab: CodeVocab) -> Verdict | None:
     """`missing` when the identifiers the unit names are gone: no hint names any definition in
     the repository, the first compound hint occurs nowhere, and neither does at least half of them."""
-    from sa_align.retrieve.names import name_key
-
     hints = named_hints(ctx.unit)
     compound = _definition_hints(hints)
     if not compound:
@@ -202,8 +198,6 @@ def _no_code(ctx: JudgeContext) -> Verdict | None:
 
 
 def judge_missing(ctx: JudgeContext) -> Verdict:
-    from sa_align.judges.missing.dangling import dangling
-
     if (verdict := _no_code(ctx)) is not None:
         return verdict
     vocab = code_vocab(ctx.index)

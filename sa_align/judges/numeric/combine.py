@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from sa_align.index.model import ValueFact
+from sa_align.judges.scope import stated_numbers
 from sa_align.models import Label, Param, Unit
 
 
@@ -52,8 +53,6 @@ def combine(decisions: Sequence[ParamDecision]) -> tuple[Label | None, float, bo
 
 def differs_as_claimed(unit: Unit, decisions: Sequence[ParamDecision]) -> bool:
     """Whether every differing value the code sets is another number the claim states."""
-    from sa_align.judges.scope import stated_numbers
-
     others = {round(v, 9) for v in stated_numbers(unit.claim)}
     found: list[float] = []
     for d in decisions:

@@ -12,6 +12,7 @@ import re
 
 from sa_align.judges.numeric.sites import Outcome
 from sa_align.models import Param, Scalar
+from sa_align.numbers import parse_number, parse_quantity, values_equal
 
 
 def _norm_str(s: str) -> str:
@@ -20,8 +21,6 @@ def _norm_str(s: str) -> str:
 
 def _expected(p: Param, value: Scalar) -> object:
     """The stated value in the form `values_equal` understands best (percent kept)."""
-    from sa_align.numbers import parse_number, parse_quantity
-
     if isinstance(value, bool) or isinstance(value, str):
         return value
     if p.text and p.value is not None:
@@ -34,8 +33,6 @@ def _expected(p: Param, value: Scalar) -> object:
 
 
 def _scalar_outcome(site: object, want: object, tol: float) -> Outcome | None:
-    from sa_align.numbers import parse_number, values_equal
-
     if site is None or isinstance(site, (list, dict)):
         return None
     if isinstance(want, bool) or isinstance(site, bool):
@@ -79,8 +76,6 @@ def compare(site: object, p: Param, tol: float) -> Outcome | None:
 
 
 def _in_range(items: list, bounds: list, tol: float) -> Outcome | None:
-    from sa_align.numbers import parse_number
-
     lo, hi = (parse_number(b) if not hasattr(b, "value") else b.value for b in bounds)
     vals = [parse_number(x) if isinstance(x, (int, float, str)) and not isinstance(x, bool) else None for x in items]
     if lo is None or hi is None or None in vals:

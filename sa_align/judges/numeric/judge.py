@@ -82,9 +82,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
+from sa_align.aliases import canonical_param, computed, split_identifier
+from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, ValueFact
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, line_span
 from sa_align.judges.evidence.counts import param_sites
+from sa_align.judges.evidence.words import generic_words
 from sa_align.judges.numeric.combine import ParamDecision, combine, differs_as_claimed, mismatch_score
 from sa_align.judges.numeric.compare import compare
 from sa_align.judges.numeric.sites import (
@@ -103,7 +106,8 @@ from sa_align.judges.numeric.sites import (
     unit_words,
 )
 from sa_align.models import CodeSpan, Label, Param, Unit, Verdict
-from sa_align.retrieve.params import param_index
+from sa_align.retrieve.params import fact_names, norm_name, param_index
+from sa_align.retrieve.text import tokenize
 
 NAME = "numeric"
 DEAD = 0
@@ -122,8 +126,6 @@ def decide_param(
     """Decide one parameter from every site that sets it (`_decide_param`). A quantity code computes
     (a parameter count) confirms when a site holds it, but another number under its name shows no
     difference: the count comes from the architecture, and `num_params` may count something else."""
-    from sa_align.aliases import computed
-
     d = _decide_param(p, index, tol, hints, words, siblings)
     if d.label == Label.MISMATCHED and computed(p.name):
         return ParamDecision(p, None, 0.0, False, [], f"{d.note}; but `{p.name}` is computed, not set, so this shows no difference")
@@ -177,9 +179,6 @@ def _own_sites(facts, p: Param, siblings: Sequence[Param], tol: float) -> list[t
 def _specific_hint(hint: str, fact: ValueFact, p: Param) -> bool:
     """The hint spells the site's name or callee, and is a compound (`base_width`,
     `RandomHorizontalFlip`) or a word that names no other known parameter (`crop`, not `seed`)."""
-    from sa_align.aliases import canonical_param, split_identifier
-    from sa_align.retrieve.params import fact_names, norm_name
-
     leaf = hint.strip().rsplit(".", 1)[-1]
     names = {norm_name(n) for n in fact_names(fact)} | ({norm_name(fact.call.rsplit(".", 1)[-1])} if fact.call else set())
     if norm_name(leaf) not in names:
@@ -195,9 +194,6 @@ def param_hints(unit: Unit, p: Param) -> list[str]:
     word with it other than a generic one (`batch_size` does not name `replay_buffer_size`)."""
     if len(unit.params) == 1:
         return list(unit.hints)
-    from sa_align.judges.evidence.words import generic_words
-    from sa_align.retrieve.text import tokenize
-
     words = set(tokenize(f"{p.name} {p.surface or ''}")) - generic_words()
     return [h for h in unit.hints if set(tokenize(h)) & words]
 
@@ -207,8 +203,6 @@ def decide_params(unit: Unit, index: RepoIndex, tol: float) -> tuple[ParamDecisi
 
     The numeric, stub and protocol judges all ask this of one unit: decided once per index.
     """
-    from sa_align.index.memo import per_index
-
     memo: dict[tuple[str, float], tuple[ParamDecision, ...]] = per_index(index, "param-decisions", lambda _ix: {})
     key = (unit.model_dump_json(include={"claim", "params", "hints"}), tol)
     if key not in memo:

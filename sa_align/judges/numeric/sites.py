@@ -22,13 +22,18 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from sa_align.aliases import param_aliases, split_identifier
 from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, ValueFact
-from sa_align.judges.evidence.tables import stubbed_symbols
+from sa_align.index.overrides import overrides
+from sa_align.index.walk import is_test_path
+from sa_align.judges.evidence.liveness.dead import dead_code
+from sa_align.judges.evidence.tables import code_vocab, stubbed_symbols
 from sa_align.judges.evidence.words import generic_words, root
 from sa_align.models import Param, Unit
 from sa_align.resources import load_yaml
 from sa_align.retrieve.params import param_index
+from sa_align.retrieve.text import tokenize
 
 Outcome = Literal["match", "conflict"]
 
@@ -59,8 +64,6 @@ def _passed_to_constructor(fact: ValueFact, index: RepoIndex) -> bool:
     """A class-body default (a dataclass field, a config class's attribute) that a call of the class
     passes as a keyword (`TrainingConfig(batch_size=128)`): a default, like a parameter's, which
     the presets built with the keyword override."""
-    from sa_align.index.memo import per_index
-
     sym = index.symbol_by_id.get(fact.symbol or "")
     if sym is None or sym.kind != "class":
         return False
@@ -71,8 +74,6 @@ def _passed_to_constructor(fact: ValueFact, index: RepoIndex) -> bool:
 
 def _read(fact: ValueFact, index: RepoIndex, literal_lines: int) -> bool:
     """True when Python code mentions the setting's name beyond the literal sites themselves."""
-    from sa_align.judges.evidence.tables import code_vocab
-
     leaf = fact.key_path.rsplit(".", 1)[-1] if fact.key_path else fact.name
     refs = code_vocab(index).references
     return max(refs.get(leaf, 0), refs.get(fact.name, 0)) > literal_lines
@@ -97,9 +98,6 @@ def _shell_tier(fact: ValueFact, index: RepoIndex) -> int:
 def overrides_read(fact: ValueFact, index: RepoIndex) -> int | None:
     """Line of the configuration read that this literal assignment overrides, if any
     (`lr = cfg["lr"]` ... `lr = 0.01`; see `sa_align/index/overrides.py`)."""
-    from sa_align.index.overrides import overrides
-    from sa_align.judges.evidence.liveness.dead import dead_code
-
     if fact.source != "assign" or _kind(fact.path, index) != "python":
         return None
     if fact.symbol is not None and not _in_function(fact, index):
@@ -157,8 +155,6 @@ def _words(text: str, drop: frozenset[str] = frozenset()) -> set[str]:
     """Crude stems of the words of `text` (not `drop`, no bare numbers), hyphenated compounds also
     joined (`SST-2` -> `sst2`, `fine-tuning` -> `finetun`, which meets `finetune`), and a word with
     the number after it (`Stage 1` -> `stage1`: the number is what tells stage 1 from stage 2)."""
-    from sa_align.retrieve.text import tokenize
-
     compounds = [m.replace("-", "") for m in re.findall(r"\b[A-Za-z]\w*(?:-\w+)+", text)]
     compounds += [f"{word}{n}" for word, n in _NUMBERED.findall(text)]
     return {root(w) for w in tokenize(f"{text} {' '.join(compounds)}") if not w.isdigit() and w not in drop}
@@ -170,7 +166,6 @@ def unit_words(unit: Unit, p: Param) -> frozenset[str]:
 
     A value stated for one preset of several (`Param.condition`: `512 (Tiny) / 1024 (Small)`, a
     table's column) is about its own preset's words, not the other presets'."""
-    from sa_align.aliases import param_aliases
     own = " ".join(f"{q.name} {q.surface or ''} {' '.join(param_aliases(q.name))}" for q in unit.params)
     said = _words(f"{unit.claim} {' '.join(unit.hints)}", generic_words())
     if p.condition:
@@ -313,8 +308,6 @@ __all__ = [
 
 def live_sites(sites: list[tuple[ValueFact, Outcome]], index: RepoIndex) -> tuple[list, list[ValueFact]]:
     """Sites in functions something that runs calls, and the facts of those in dead functions (`judges/evidence/liveness/dead.py`)."""
-    from sa_align.judges.evidence.liveness.dead import dead_code
-
     dead_fns = dead_code(index).dead
     live = [(f, o) for f, o in sites if f.symbol is None or f.symbol not in dead_fns]
     return live, [f for f, _ in sites if f.symbol is not None and f.symbol in dead_fns]
@@ -325,9 +318,6 @@ def related_sites(p: Param, index: RepoIndex, tol: float) -> list[SiteCheck]:
 
     Reported in the reason only: a resembling name neither confirms nor refutes the setting.
     """
-    from sa_align.aliases import split_identifier
-    from sa_align.index.walk import is_test_path
-
     weak = set(load_yaml("numeric.yaml")["related_names"]["weak_words"])
     mine = {w.lower() for n in (p.name, p.surface or "") for w in split_identifier(n)} - weak
     if not mine:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from sa_align.aliases import canonical_entity
 from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex
 from sa_align.index.walk import is_test_path
@@ -59,8 +60,6 @@ def all_uses(index: RepoIndex) -> dict[Entity, list[tuple[int, Location]]]:
 
 
 def _build(index: RepoIndex) -> dict[Entity, list[tuple[int, Location]]]:
-    from sa_align.aliases import canonical_entity
-
     out: dict[Entity, list[tuple[int, Location]]] = {}
 
     def add(text: str, path: str, line: int, strength: int) -> None:
@@ -139,8 +138,6 @@ def can_replace(entity: Entity, other: str) -> bool:
     """Whether `other`, of `entity`'s category, could stand in its place: any dataset, a metric of a shared family."""
     if entity[0] != "metric":
         return True
-    from sa_align.aliases import canonical_entity
-
     families = _metric_families()
     name = (canonical_entity(entity[1]) or entity)[1]
     return bool(families.get(name, frozenset()) & families.get(other, frozenset()))

@@ -35,9 +35,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from sa_align.aliases import canonical_entity, entity_aliases, entity_key
 from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at, line_span
+from sa_align.judges.evidence.liveness.dead import dead_code
 from sa_align.judges.evidence.tables import code_vocab
 from sa_align.judges.numeric.judge import decide_params
 from sa_align.judges.protocol.entities import can_replace, is_used, related, substituted, substituted_here
@@ -65,8 +67,6 @@ class EntityCheck:
 
 def _found_entities(index: RepoIndex) -> dict[tuple[str, str], tuple[str, int]]:
     """Every known entity the code uses, with its first location."""
-    from sa_align.aliases import canonical_entity
-
     def build(ix: RepoIndex) -> dict[tuple[str, str], tuple[str, int]]:
         out: dict[tuple[str, str], tuple[str, int]] = {}
         for key, loc in code_vocab(ix).entity_keys.items():
@@ -82,8 +82,6 @@ def check_entity(name: str, index: RepoIndex, others: set[str] | None = None,
                  spans: list[tuple[str, int, int]] | None = None) -> EntityCheck:
     """Where the code uses `name`, or which entities of its category it uses instead
     (anywhere, or in the unit's located code `spans`, best first)."""
-    from sa_align.aliases import canonical_entity, entity_aliases, entity_key
-
     hit = canonical_entity(name)
     # In a fixed order, the name's own key first: which key is found first says where the entity is used.
     keys = list(dict.fromkeys([entity_key(name), *(entity_key(a) for a in (entity_aliases(name) or []))]))
@@ -175,8 +173,6 @@ def _params_verdict(ctx: JudgeContext) -> Verdict | None:
 def _live(check: EntityCheck, index: RepoIndex) -> EntityCheck:
     """An entity used only inside a function nothing that runs calls is not used by the run: it
     counts as not located (the stub judge decides that code), never as present or absent."""
-    from sa_align.judges.evidence.liveness.dead import dead_code
-
     if check.found is None:
         return check
     owner = function_at(index, *check.found)
@@ -186,8 +182,6 @@ def _live(check: EntityCheck, index: RepoIndex) -> EntityCheck:
 
 
 def _canon(name: str) -> str:
-    from sa_align.aliases import canonical_entity
-
     hit = canonical_entity(name)
     return hit[1] if hit else name
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sa_align.aliases import split_identifier
+from sa_align.aliases import canonical_param, split_identifier
 from sa_align.index.memo import per_index
 from sa_align.index.model import RepoIndex, StubFact, Symbol, TextFact
 from sa_align.judges.base import JudgeContext, decide, line_span
@@ -33,6 +33,7 @@ from sa_align.judges.evidence.ownership import candidate_functions, unit_hints
 from sa_align.judges.evidence.placeholders import IN_BODY, defers, function_node
 from sa_align.judges.evidence.words import generic_words
 from sa_align.models import Label, Verdict
+from sa_align.resources import load_yaml
 from sa_align.retrieve.names import name_key
 from sa_align.retrieve.text import tokenize
 
@@ -271,9 +272,6 @@ def _verdict(block: DeferredBlock, what: str) -> Verdict:
 def deferred_carrier(ctx: JudgeContext) -> Verdict | None:
     """`stubbed` for a numerical unit when a deferred block anywhere leaves unset the object that
     carries its parameters (`units/roles.yaml`: `optimizer = None` for a learning rate or betas)."""
-    from sa_align.aliases import canonical_param
-    from sa_align.resources import load_yaml
-
     wanted = {canonical_param(p.name) or p.name for p in ctx.unit.params}
     carriers: dict[str, str] = {}
     for role, spec in load_yaml("roles.yaml")["roles"].items():

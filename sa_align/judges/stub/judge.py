@@ -34,7 +34,6 @@ says nothing about a unit whose own code is gone.
 
 from __future__ import annotations
 
-
 from sa_align.index.model import RepoIndex, Symbol
 from sa_align.judges.base import JudgeContext, StaticJudge, abstain, decide, function_at, lean
 from sa_align.judges.evidence.liveness.dead import dead_code
@@ -46,6 +45,9 @@ from sa_align.judges.evidence.placeholders import (
     is_abstract, placeholder, stub_strength,
 )
 from sa_align.judges.evidence.tables import relevant_symbols
+from sa_align.judges.numeric.judge import decide_params
+from sa_align.judges.ordering import increasing_choice, locate_steps, step_matchers
+from sa_align.judges.protocol.judge import check_entity
 from sa_align.judges.stub.blocks import deferred_block, deferred_carrier, deferred_elsewhere
 from sa_align.judges.stub.named import named_hints, named_placeholder, namesake, placeholder_group
 from sa_align.judges.stub.verdict import NAME, stub_verdict
@@ -150,8 +152,6 @@ def _dead_reason(index: RepoIndex, sym: Symbol) -> str:
 def _entity_lives_elsewhere(ctx: JudgeContext, sym: Symbol) -> bool:
     """True when code that runs names one of the unit's entities outside `sym`: the protocol claim
     lives there (a task table at module level), not in the dead helper."""
-    from sa_align.judges.protocol.judge import check_entity
-
     dead = dead_code(ctx.index)
     for name in ctx.unit.entities:
         found = check_entity(name, ctx.index).found
@@ -209,8 +209,6 @@ def _own_implementation(ctx: JudgeContext, relevant: list[Symbol]) -> Symbol | N
 
 def _numerical(ctx: JudgeContext) -> Verdict:
     """A value set nowhere, where the best candidate that should set it is a placeholder."""
-    from sa_align.judges.numeric.judge import decide_params
-
     if any(d.label is not None for d in decide_params(ctx.unit, ctx.index, ctx.config.numeric_rel_tol)):
         return abstain(NAME, "the stated value is set in code that exists")
     relevant = relevant_symbols(ctx, limit=3)
@@ -227,8 +225,6 @@ def _numerical(ctx: JudgeContext) -> Verdict:
 
 def _sequence_located(ctx: JudgeContext) -> Symbol | None:
     """For an ordering unit: a candidate function in which every step happens, on its own line, in some order."""
-    from sa_align.judges.ordering import increasing_choice, locate_steps, step_matchers
-
     if len(ctx.unit.order) < 2:
         return None
     steps = step_matchers(ctx.unit.order, ctx.unit.hints)

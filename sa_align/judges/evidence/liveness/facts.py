@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterator
 
+from sa_align.index.extract import has_long_line
 from sa_align.judges.evidence.liveness.lookups import computed_lookups
 from sa_align.resources import data_dir, load_yaml
 
@@ -240,8 +241,6 @@ def _extract_safely(source: bytes) -> PyFacts:
     """`_extract`, or, for a text tree-sitter should not or cannot read (a minified line, a failure),
     facts in which every name it spells is a use by code that runs: unreadable code keeps alive
     whatever it may call, and defines nothing that could die."""
-    from sa_align.index.extract import has_long_line
-
     try:
         if not has_long_line(source):
             return _extract(source)

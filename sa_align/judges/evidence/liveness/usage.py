@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
 
+from sa_align.index.walk import is_test_path
 from sa_align.judges.evidence.liveness.facts import (
     Class,
     Function,
@@ -69,7 +70,6 @@ class Program:
     def from_texts(cls, texts: Mapping[str, str]) -> "Program":
         """From file texts (path -> text); notebooks as their JSON, Python as source."""
         from sa_align.index.other import notebook_text
-        from sa_align.index.walk import is_test_path
 
         files: dict[str, PyFacts] = {}
         config: set[str] = set()
