@@ -220,5 +220,6 @@ def rule_units(paper: Paper, *, word_named: bool = True) -> list[Unit]:
     return b.units
 
 
-_NO_UNITS = frozenset({"contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof", "code"})
+_NO_UNITS = frozenset({"contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof", "statement",
+                       "code"})
 """Region kinds no unit is taken from (tables inside them included)."""
