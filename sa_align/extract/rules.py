@@ -7,7 +7,7 @@ import re
 from sa_align.aliases import code_hints
 from sa_align.extract.attribution import CitationIndex, attribute, cited_columns
 from sa_align.extract.counts import count_params
-from sa_align.extract.method import method_sentences, names_code
+from sa_align.extract.method import is_roadmap, method_sentences, names_code
 from sa_align.extract.numerical import claim_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
@@ -106,7 +106,7 @@ def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> 
 def _ordering(b: _Builder, sentences: list[Sentence]) -> None:
     spans: list[OrderSpan] = []
     for sent in sentences:
-        if not skipped(sent.section, "ordering") and not _is_heading(sent):
+        if not skipped(sent.section, "ordering") and not _is_heading(sent) and not is_roadmap(sent.text):
             if found := sentence_order(b.uncited(sent)):
                 spans.append(found)
     text = b.paper.text
