@@ -79,3 +79,30 @@ def test_the_display_after_a_lead_in_is_the_method_unit_and_a_roadmap_gives_no_o
     assert not any(q.startswith("The balancing term") for q in methods)
     orders = [u.order for u in units if u.kind == UnitKind.ORDERING]
     assert orders and all("the gate" not in " ".join(o) for o in orders)
+
+
+def test_background_sections_give_units_only_in_the_papers_own_voice() -> None:
+    text = (
+        "# 1 Introduction\n\nSparse mixtures typically route each token with a learned softmax gate over all experts.\n\n"
+        "We propose a router that caches the gate scores of every layer and reuses them at decoding time.\n\n"
+        "# 2 Preliminaries\n\nA mixture layer is defined by the tuple $(E, g)$ of experts $E$ and a gate $g(x) = W x$.\n\n"
+        "# 3 Method\n\nA mixture layer is defined by the tuple $(E, g)$ of experts $E$ and a gate $g(x) = W x$.\n"
+    )
+    units = [u for u in extract_units(paper_from_text(text)) if u.kind == UnitKind.METHOD]
+    sections = [(u.section, u.quote[:20]) for u in units]
+    assert ("1 Introduction", "We propose a router ") in sections
+    assert not any(s == "2 Preliminaries" for s, _ in sections)
+    assert ("3 Method", "A mixture layer is d") in sections
+    assert not any(q.startswith("Sparse mixtures") for _, q in sections)
+
+
+@pytest.mark.parametrize(
+    ("title", "bare"),
+    [("1 Introduction", "introduction"), ("1 INTRODUCTION", "introduction"), ("A LIMITATIONS", "limitations"),
+     ("B.2. Implementation Details", "implementation details"), ("IV. Related Work", "related work"),
+     ("Introduction", "introduction")],
+)
+def test_section_numbers_are_stripped_without_eating_the_title(title: str, bare: str) -> None:
+    from sa_align.extract.text import bare_title
+
+    assert bare_title(title) == bare
