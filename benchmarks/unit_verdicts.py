@@ -6,6 +6,8 @@
     python benchmarks/unit_verdicts.py score SA-BENCH [--verdicts benchmarks/verdicts/units.jsonl]
 
 SA-BENCH is a checkout or the git directory of SA-Bench; only development papers are read.
+Units no verdict matches are new (not yet judged) and counted per paper; orphaned verdicts are
+split into junk and ok ones (an orphaned ok verdict is a claim the extractor no longer finds).
 The dump holds paper text and stays outside the project. The verdict file holds keys only
 (LABELLING.md): paper id and `Paper.sha256`, the unit's character span in `Paper.text`, its
 kind and its params/entities/steps, and the verdict. After re-extraction a verdict matches a
@@ -115,8 +117,8 @@ def score(args: argparse.Namespace) -> int:
     for r in first:
         by_paper[r["paper"]].append(r)
     pooled = Counter()
-    print("| paper | units | with a verdict | orphaned verdicts | junk | junk share | junk kinds |")
-    print("|---|---|---|---|---|---|---|")
+    print("| paper | units | with a verdict | new, unjudged | orphaned verdicts (junk / ok) | junk | junk share | junk kinds |")
+    print("|---|---|---|---|---|---|---|---|")
     for name in sorted(by_paper):
         paper, units = paper_and_units(args.sabench, name)
         keys = [unit_key(name, paper, u) for u in units]
@@ -126,11 +128,17 @@ def score(args: argparse.Namespace) -> int:
         junk = [v for v in judged if not v["unit_ok"]]
         kinds = Counter(v.get("junk_kind") or "?" for v in junk)
         share = len(junk) / len(judged) if judged else float("nan")
-        pooled.update(units=len(units), judged=len(judged), junk=len(junk), orphans=len(orphans) + len(stale))
-        print(f"| {name} | {len(units)} | {len(judged)} ({len(judged) / max(len(units), 1):.0%}) | {len(orphans) + len(stale)} "
+        lost = orphans + stale
+        lost_junk = sum(v.get("unit_ok") is False for v in lost)
+        lost_ok = sum(v.get("unit_ok") is True for v in lost)
+        new = len(units) - len(taken)
+        pooled.update(units=len(units), judged=len(judged), junk=len(junk), orphans=len(lost), new=new,
+                      lost_junk=lost_junk, lost_ok=lost_ok)
+        print(f"| {name} | {len(units)} | {len(judged)} ({len(judged) / max(len(units), 1):.0%}) | {new} "
+              f"| {len(lost)} ({lost_junk} / {lost_ok}) "
               f"| {len(junk)} | {share:.1%} | {', '.join(f'{k} {n}' for k, n in kinds.most_common())} |")
     print(f"| pooled | {pooled['units']} | {pooled['judged']} ({pooled['judged'] / max(pooled['units'], 1):.0%}) "
-          f"| {pooled['orphans']} | {pooled['junk']} | {pooled['junk'] / max(pooled['judged'], 1):.1%} | |")
+          f"| {pooled['new']} | {pooled['orphans']} ({pooled['lost_junk']} / {pooled['lost_ok']}) | {pooled['junk']} | {pooled['junk'] / max(pooled['judged'], 1):.1%} | |")
     _agreement(first, second)
     return 0
 

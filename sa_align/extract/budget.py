@@ -125,8 +125,8 @@ def apply_budget(units: list[Unit], max_units: int | None = DEFAULT_MAX_UNITS) -
     keep = _choose(packed, max_units)
     if len(keep) < len(packed):
         cut = Counter(str(u.kind) for i, u in enumerate(packed) if i not in keep)
-        detail = ", ".join(f"{n} {k}" for k, n in sorted(cut.items()))
-        notes.append(f"{NOTE_PREFIX} kept {len(keep)} of {len(packed)} units; cut {detail}")
+        detail = ", ".join(f"{n} {k}" for k, n in sorted(cut.items(), key=lambda kv: (-kv[1], kv[0])))
+        notes.append(f"{NOTE_PREFIX} kept {len(keep)} of {len(packed)} units; cut: {detail}")
     return Budgeted([u for i, u in enumerate(packed) if i in keep], notes)
 
 

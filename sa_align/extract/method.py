@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from functools import lru_cache
 
 from sa_align.aliases import GREEK_NAMES as _GREEK
 from sa_align.aliases import find_entities
@@ -44,12 +45,45 @@ def is_method_sentence(sent: Sentence, math: list[str]) -> bool:
     and reports no outcome."""
     if math and all(_NUMERIC_ONLY.match(m) for m in math):
         return False
-    if reports_outcome(sent.text):
+    if reports_outcome(sent.text) or is_lead_in(sent.text) or is_roadmap(sent.text):
         return False
     has_eq = any(re.search(r"=|\\leftarrow|\\gets|\\propto|:=", m) for m in math)
     if has_eq:
         return True
     return bool(cue_regex("method", "cues").search(sent.text)) and len(sent.text.split()) >= 6
+
+
+@lru_cache(maxsize=1)
+def _lead_in() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    conf = cues().get("method", {})
+    ends = "|".join(f"(?:{p})" for p in conf.get("lead_in_endings", []))
+    return re.compile(rf"(?:{ends})\s*$", re.I), re.compile(conf.get("lead_in_actor", r"\bwe\b"), re.I)
+
+
+def is_lead_in(sentence: str) -> bool:
+    """A sentence that only announces the formula after it ("The total loss is defined as:", "PPO introduces a
+    clipped objective function:"): the display that follows is a unit of its own. One in which "we" act
+    ("we update $y$ by injecting noise as:") says what is done and is kept."""
+    ending, actor = _lead_in()
+    return bool(ending.search(sentence)) and not actor.search(sentence)
+
+
+@lru_cache(maxsize=1)
+def _roadmap() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    conf = cues().get("roadmap", {})
+    start = "|".join(f"(?:{p})" for p in conf.get("start", [])) or r"(?!)"
+    anywhere = "|".join(f"(?:{p})" for p in conf.get("anywhere", [])) or r"(?!)"
+    return re.compile(rf"^\W*(?:{start})", re.I), re.compile(anywhere, re.I)
+
+
+def is_roadmap(sentence: str) -> bool:
+    """A sentence announcing what a section or appendix presents ("Finally, we introduce the cache.", "We first
+    introduce A, followed by B", "the details are listed in Appendix B"): no method step, no order of steps.
+    A sentence holding display math is never one."""
+    if "$$" in sentence or "\\[" in sentence:
+        return False
+    start, anywhere = _roadmap()
+    return bool(start.search(sentence) or anywhere.search(sentence))
 
 
 def reports_outcome(sentence: str) -> bool:

@@ -7,13 +7,13 @@ import re
 from sa_align.aliases import code_hints
 from sa_align.extract.attribution import CitationIndex, attribute, cited_columns
 from sa_align.extract.counts import count_params
-from sa_align.extract.method import method_sentences, names_code
+from sa_align.extract.method import is_roadmap, method_sentences, names_code
 from sa_align.extract.numerical import claim_for, sentence_bindings
 from sa_align.extract.ordering import OrderSpan, numbered_steps, sentence_order
 from sa_align.extract.protocol import protocol_claim, protocol_entities, protocol_hints
 from sa_align.extract.table_kind import caption_span
 from sa_align.extract.tables import own_columns, settings_cells, side_by_side, table_entities, table_units
-from sa_align.extract.text import SectionLookup, Sentence, clean, cue_regex, skipped, split_sentences
+from sa_align.extract.text import SectionLookup, Sentence, bare_title, clean, cue_regex, cues, skipped, split_sentences
 from sa_align.models import Attribution, CharSpan, Paper, Param, Region, Unit, UnitKind
 from sa_align.paper.tables import find_tables, parse_html_table, without_citations
 
@@ -35,6 +35,14 @@ class _Builder:
         self.cites = CitationIndex(paper)
         self.sections = SectionLookup(paper)
         self.units: list[Unit] = []
+        self.own_names = _own_names(paper.title or "")
+
+    def voiced(self, sent: Sentence) -> bool:
+        """False for a sentence of an introduction, preliminaries or background that speaks neither in the
+        paper's own voice nor of its method (`voice_sections` in the cue table)."""
+        if bare_title(sent.section) not in _voice_sections():
+            return True
+        return bool(cue_regex("own_voice").search(sent.text)) or any(n in sent.text for n in self.own_names)
 
     def uncited(self, sent: Sentence) -> Sentence:
         """`sent` with its numeric citation markers blanked (offsets kept): in `Following [96], we add an FC
@@ -69,6 +77,21 @@ class _Builder:
         return unit
 
 
+def _voice_sections() -> frozenset[str]:
+    return frozenset(str(t).lower() for t in cues().get("voice_sections", []))
+
+
+def _own_names(title: str) -> list[str]:
+    """Names of the paper's method its title gives: the head before a colon when short ("MA-RLHF: ..."),
+    and words with two or more capitals in a title not set in capitals ("... (PEFT) in Visual Recognition")."""
+    head = title.split(":", 1)[0].strip() if ":" in title else ""
+    names = [head] if head and len(head.split()) <= 3 else []
+    words = re.findall(r"[A-Za-z][\w-]*", title)
+    if sum(w.isupper() for w in words) * 2 < len(words):
+        names += [w for w in words if sum(ch.isupper() for ch in w) >= 2 and len(w) >= 3]
+    return list(dict.fromkeys(names))
+
+
 def _is_heading(sent: Sentence) -> bool:
     return sent.text.lstrip().startswith("#") or (len(sent.text) < 80 and "\n" not in sent.text and not sent.text.rstrip().endswith((".", ":", "|", "$")) and len(sent.text.split()) <= 6)
 
@@ -90,7 +113,7 @@ def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> 
         for offset, p in count_params(text, sent, taken, bound):
             b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, offset, claim=f"The paper sets {p.name} = {p.text}.",
                   params=[p], hints=code_hints([p.name], []))  # fmt: skip
-    mentions = [] if skipped(sent.section, "protocol") else protocol_entities(text, sent)
+    mentions = [] if skipped(sent.section, "protocol") or not b.voiced(sent) else protocol_entities(text, sent)
     if not mentions and not protocol_params:
         return
     claim = protocol_claim(mentions) if mentions else "The evaluation protocol uses"
@@ -106,7 +129,7 @@ def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> 
 def _ordering(b: _Builder, sentences: list[Sentence]) -> None:
     spans: list[OrderSpan] = []
     for sent in sentences:
-        if not skipped(sent.section, "ordering") and not _is_heading(sent):
+        if not skipped(sent.section, "ordering") and not _is_heading(sent) and not is_roadmap(sent.text) and b.voiced(sent):
             if found := sentence_order(b.uncited(sent)):
                 spans.append(found)
     text = b.paper.text
@@ -126,7 +149,7 @@ def _tidy(phrase: str) -> str:
 
 
 def _methods(b: _Builder, sentences: list[Sentence]) -> None:
-    eligible = [s for s in sentences if not skipped(s.section, "method") and not _is_heading(s)]
+    eligible = [s for s in sentences if not skipped(s.section, "method") and not _is_heading(s) and b.voiced(s)]
     for sent, hints in method_sentences(b.paper.text, eligible):
         # Notation (`z_sa`, `pi`) is marked as read from the claim: its absence from code shows nothing.
         derived = ["hints"] if hints and not names_code(sent) else []
@@ -220,5 +243,6 @@ def rule_units(paper: Paper, *, word_named: bool = True) -> list[Unit]:
     return b.units
 
 
-_NO_UNITS = frozenset({"contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof", "code"})
+_NO_UNITS = frozenset({"contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof", "statement",
+                       "code"})
 """Region kinds no unit is taken from (tables inside them included)."""

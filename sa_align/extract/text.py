@@ -69,6 +69,9 @@ def _cut_points(text: str, spans: list[tuple[int, int]]) -> list[int]:
     return cuts
 
 
+_CHAPTER = re.compile(r"^\s*#*\s*((?:\d{1,2}|[A-Z]))(?:\.\d{1,2})*\.?\s")
+
+
 class SectionLookup:
     """`Paper.section_at` by bisection: the nearest section starting at or before an offset that still contains it.
 
@@ -79,6 +82,22 @@ class SectionLookup:
     def __init__(self, paper: Paper):
         self.sections = sorted(paper.sections, key=lambda s: (s.start, -s.end))
         self.starts = [s.start for s in self.sections]
+
+    def chapter_at(self, offset: int) -> str | None:
+        """The title of the numbered chapter holding `offset` ("2 Preliminaries" for an offset in "2.1 MDPs"):
+        converted papers give every heading one level, so the chapter is found by its number."""
+        title = self.title_at(offset)
+        m = _CHAPTER.match(title or "")
+        if m is None or "." not in m.group(0).strip().rstrip("."):
+            return title
+        chapter = m.group(1)
+        i = bisect.bisect_right(self.starts, offset) - 1
+        while i >= 0:
+            c = _CHAPTER.match(self.sections[i].title)
+            if c is not None and c.group(0).strip().rstrip(".") == chapter:
+                return self.sections[i].title
+            i -= 1
+        return title
 
     def title_at(self, offset: int) -> str | None:
         i = bisect.bisect_right(self.starts, offset) - 1
@@ -146,12 +165,22 @@ def cue_regex(*path: str) -> re.Pattern[str]:
     return word_regex(tuple(str(w) for w in node or []))
 
 
+_SECTION_NUMBER = re.compile(r"^\s*(?:(?:\d{1,2}|[A-Z]|[IVX]{1,5})(?:\.\d{1,2})*\.?\s+|\d{1,2}(?:\.\d{1,2})*\.?(?=[A-Za-z]))")
+
+
+def bare_title(section: str | None) -> str:
+    """A section title without its numbering ("3.1 ", "A.2. ", "IV. "), markup and case: "1 Introduction" is
+    "introduction" (the "I" of the word is no Roman numeral), "A SMOOTHNESS OF X" is "smoothness of x"."""
+    title = (section or "").replace("*", "").replace("#", "")
+    return _SECTION_NUMBER.sub("", title).strip().rstrip(".:").strip().lower()
+
+
 @lru_cache(maxsize=4096)
 def skipped(section: str | None, kind: str) -> bool:
     """True when sentences of `section` are not a source of `kind` units (references, related work, ...)."""
     if not section:
         return False
-    title = re.sub(r"^[\d.\sIVX]+(?=[A-Za-z])", "", section).strip().lower()
+    title = bare_title(section)
     table = cues().get("skip_sections", {})
     return title in table.get("all", []) or title in table.get(kind, [])
 

@@ -87,7 +87,8 @@ class Citation(_Model):
 PaperFormat = Literal["markdown", "text", "latex", "pdf"]
 
 RegionKind = Literal[
-    "contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof", "table", "code"
+    "contents", "figure_list", "furniture", "references", "acknowledgements", "checklist", "proof", "statement",
+    "table", "code",
 ]
 """Parts of a paper that are kept in its text but state no claim of their own (a `table` region is read
 cell by cell rather than sentence by sentence)."""
@@ -99,7 +100,9 @@ class Region(_Model):
     kind: RegionKind
     """`contents` (table of contents), `figure_list` (lists of figures or tables), `furniture` (running
     headers and footers, page and line numbers), `references`, `acknowledgements`, `checklist` (a venue's
-    paper checklist), `proof` (a proof, not the statement it proves), `table` (an HTML or Markdown table),
+    paper checklist), `proof` (a proof, not the statement it proves), `statement` (a theorem, lemma, proposition,
+    corollary, assumption, conjecture, claim, remark or example, with its display math and continuation;
+    definitions are not statements), `table` (an HTML or Markdown table),
     `code` (a code listing)."""
     start: int
     """Char offset in `Paper.text` where the region begins."""

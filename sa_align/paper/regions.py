@@ -13,6 +13,10 @@ How each kind is found (patterns in `units/paper/regions.yaml`):
   them numbered like sections or with dotted leaders, page numbers not decreasing;
 - proofs: from a line starting "Proof." to an end mark (□, `\\qed`), the next statement
   (Theorem, Lemma, ...), the next heading, or the end of the section;
+- statements: a paragraph opening with a theorem, lemma, proposition, corollary, assumption,
+  conjecture, claim, remark or example label ("Lemma 2 (Smoothness).", "Remark:"), or a LaTeX
+  environment of one, with the display math and continuation paragraphs that follow it (a
+  hypothesis, a bound or a worked example is no setting of the method; definitions are left alone);
 - furniture: known running-header lines, lone page numbers, runs of line numbers, and short
   lines repeated across the paper;
 - code listings: fenced blocks, and paragraphs dense with program text (a listing a converter
@@ -55,6 +59,9 @@ class _Patterns:
     repeated: dict[str, int]
     code_marks: re.Pattern[str]
     code: dict
+    statement_block: re.Pattern[str]
+    continuation: re.Pattern[str]
+    max_continuation: int
 
 
 @lru_cache(maxsize=1)
@@ -72,7 +79,17 @@ def _patterns() -> _Patterns:
         repeated=dict(data["repeated_line"]),
         code_marks=re.compile("|".join(f"(?:{m})" for m in data["code_listing"]["marks"]), re.M),
         code=dict(data["code_listing"]),
+        statement_block=_statement_label(data["statement_block"]),
+        continuation=re.compile(r"(?:" + "|".join(re.escape(w) for w in data["statement_block"]["continuation"]) + r")(?!\w)", re.I),
+        max_continuation=int(data["statement_block"]["max_continuation_chars"]),
     )
+
+
+def _statement_label(conf: dict) -> re.Pattern[str]:
+    kinds = "|".join(conf["kinds"])
+    markdown = rf"^[ \t]*(?:\*{{1,2}}|_)?(?:{kinds}){conf['label']}"
+    latex = rf"\\begin\{{(?P<env>{kinds})\*?\}}"
+    return re.compile(f"{markdown}|{latex}", re.I | re.M)
 
 
 def find_regions(text: str, sections: list[Section]) -> list[Region]:
@@ -81,6 +98,7 @@ def find_regions(text: str, sections: list[Section]) -> list[Region]:
     found += _section_regions(text, sections)
     found += _toc_runs(text)
     found += _proofs(text, sections)
+    found += _statements(text, sections)
     found += _furniture(text)
     found += _code_listings(text)
     return _join(found)
@@ -150,6 +168,50 @@ def _proofs(text: str, sections: list[Section]) -> list[Region]:
             end = end_m.end()
         out.append(Region(kind="proof", start=m.start() + len(m.group(0)) - len(m.group(0).lstrip()), end=end))
     return out
+
+
+_BLANK = re.compile(r"\n[ \t]*\n\s*")
+_DISPLAY = ("$$", "\\[", "\\begin{")
+
+
+def _statements(text: str, sections: list[Section]) -> list[Region]:
+    """Statement paragraphs (Theorem, Lemma, ..., Example; not Definition) with the display math and
+    continuation paragraphs after them, never past the next heading."""
+    pats = _patterns()
+    starts = sorted(s.start for s in sections)
+    out: list[Region] = []
+    for m in pats.statement_block.finditer(text):
+        start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+        limit = next((s for s in starts if s > start), len(text))
+        if m.group("env"):
+            close = text.find(f"\\end{{{m.group('env')}", m.end(), limit)
+            end = limit if close < 0 else text.find("}", close) + 1
+            out.append(Region(kind="statement", start=start, end=end))
+            continue
+        end = _paragraph_end(text, m.end(), limit)
+        while end < limit and (gap := _BLANK.match(text, end)) and gap.end() < limit:
+            nxt = _paragraph_end(text, gap.end(), limit)
+            para = text[gap.end() : nxt]
+            display = para.startswith(_DISPLAY)
+            if not (display or para[:1].islower() or pats.continuation.match(para)):
+                break
+            if len(para) > pats.max_continuation and not display:
+                break
+            end = nxt
+        out.append(Region(kind="statement", start=start, end=end))
+    return out
+
+
+def _paragraph_end(text: str, pos: int, limit: int) -> int:
+    """Where the paragraph holding `pos` ends (before the blank line, or at `limit`); display math is kept whole."""
+    begin = pos
+    while True:
+        gap = _BLANK.search(text, pos, limit)
+        if gap is None:
+            return limit
+        if text.count("$$", begin, gap.start()) % 2 == 0:
+            return gap.start()
+        pos = gap.end()
 
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S)

@@ -39,7 +39,7 @@ def test_the_budget_keeps_the_most_checkable_and_central_units_in_paper_order() 
     cited = unit(UnitKind.NUMERICAL, 5000, section="4 Experimental Setup", params=[("dropout", 0.1)], cited=True)
     result = apply_budget([*intro, *setup, cited], max_units=4)
     assert [u.span.start for u in result.units] == [1000, 1100, 1200, 5000]
-    assert result.notes == ["unit budget: kept 4 of 9 units; cut 5 method"]
+    assert result.notes == ["unit budget: kept 4 of 9 units; cut: 5 method"]
     assert score(setup[0]) > score(cited) > score(intro[0])
 
 
@@ -78,3 +78,13 @@ def test_many_strong_settings_leave_the_protocol_its_floor() -> None:
     kept = apply_budget([*settings, *protocol], max_units=20).units
     assert sum(u.kind == UnitKind.PROTOCOL for u in kept) == 3  # 15% of 20, though every setting scores higher
     assert sum(u.kind == UnitKind.NUMERICAL for u in kept) == 17
+
+
+
+def test_the_cut_is_reported_by_kind_largest_first() -> None:
+    claims = ["gate scores are cached", "experts share keys", "tokens pick two experts", "logits are scaled",
+              "balance loss is added", "noise perturbs the gate"]
+    methods = [unit(UnitKind.METHOD, i * 100, section="3 Method", claim=c) for i, c in enumerate(claims)]
+    settings = [unit(UnitKind.NUMERICAL, 1000 + i * 100, section="4 Setup", params=[("epochs", 10 + i)]) for i in range(5)]
+    result = apply_budget([*methods, *settings], max_units=4)  # every setting scores above every method step
+    assert result.notes[-1] == "unit budget: kept 4 of 11 units; cut: 6 method, 1 numerical"

@@ -18,18 +18,18 @@ MARKED = [
     ("furniture", "\n12\n", "12"),  # a page number on a line of its own
     ("table", "<table>", "</table>"),
     ("code", "1 import torch", ".topk(2)"),  # a listing a converter numbered line by line
+    ("statement", "Theorem 1. The router", "balanced in expectation."),
     ("proof", "Proof. Let", "balance follows. □"),
+    ("statement", "Lemma 2. Each expert", "at most $k$ tokens."),
     ("acknowledgements", "# Acknowledgements", "was a typo."),
     ("references", "# References", "for everything. 2020."),
     ("proof", "# A.1 Proof of Lemma 2", "at most k tokens."),
     ("checklist", "# NeurIPS Paper Checklist", "Are 5 seeds reported?"),
 ]
-# Parts that belong to no region: the body, and the statements a proof proves.
+# Parts that belong to no region: the body.
 UNMARKED = [
     "We study sparse routing",
     "We train with a learning rate of 3e-4",
-    "Theorem 1. The router is balanced",
-    "Lemma 2. Each expert sees",
     "Table 1: Training hyperparameters.",
     "The router is written in PyTorch",  # prose about code is no listing
 ]
@@ -89,7 +89,7 @@ def test_a_proof_without_an_end_mark_stops_at_the_next_heading() -> None:
     assert paper.text[proof.start : proof.end].startswith("Proof.") and proof.end <= text.index("# Experiments")
 
 
-def test_latex_proofs_are_proofs_and_statements_are_not() -> None:
+def test_latex_proofs_are_proofs_and_statements_are_statements() -> None:
     tex = (
         "\\documentclass{article}\\begin{document}\\section{Method} We train with batch size 256.\n"
         "\\begin{theorem} The loss decreases. \\end{theorem}\n"
@@ -99,7 +99,8 @@ def test_latex_proofs_are_proofs_and_statements_are_not() -> None:
     paper = paper_from_text(tex, format="latex")
     proof = next(r for r in paper.regions if r.kind == "proof")
     assert paper.text[proof.start : proof.end] == "Proof. Set the batch size to 64; then it follows. □"
-    assert paper.region_at(paper.text.index("Theorem. The loss")) is None
+    assert paper.region_at(paper.text.index("Theorem. The loss"), {"statement"}) is not None
+    assert paper.region_at(paper.text.index("Theorem. The loss"), {"proof"}) is None
     assert paper.region_at(paper.text.index("After the proof")) is None
 
 
@@ -117,3 +118,43 @@ def test_code_listings_are_regions_and_give_no_units() -> None:
     assert paper.region_at(text.index("We train")) is None
     params = {(p.name, p.value) for u in extract_units(paper) for p in u.params}
     assert params == {("learning_rate", 3e-4)}  # not `stride = 2`, nor the call's 1568
+
+
+_STATEMENTS = (
+    "# Analysis\n\nWe train with a learning rate of 3e-4.\n\n"
+    "Lemma 3 (Bounded drift). For every step size $\\eta = 0.5$ the iterates satisfy\n\n"
+    "$$ \\| x_{k+1} - x_k \\| \\le \\eta G $$\n\n"
+    "where $G = 10$ bounds the gradient norm.\n\n"
+    "The router then uses a temperature of 0.7.\n\n"
+    "**Assumption 2.** The rewards lie in $[0, 1]$.\n\n"
+    "Example 1 (A toy chain). Consider a chain of 5 states.\n\n"
+    "Remark: the constant 4 can be improved.\n\n"
+    "Definition 1. The routing loss is $L = \\sum_i p_i^2$.\n\n"
+    "Theorem 2 shows that the loss decreases; we use 8 experts.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "inside",
+    ["Lemma 3 (Bounded drift).", "$$ \\| x_{k+1}", "where $G = 10$", "**Assumption 2.**", "Example 1 (A toy chain)",
+     "Remark: the constant"],
+)
+def test_statement_blocks_run_over_their_display_math_and_continuation(inside: str) -> None:
+    paper = paper_from_text(_STATEMENTS)
+    assert paper.region_at(_STATEMENTS.index(inside), {"statement"}) is not None
+
+
+@pytest.mark.parametrize(
+    "outside", ["We train with", "The router then uses", "Definition 1.", "Theorem 2 shows that"],
+)
+def test_definitions_prose_and_the_paragraph_after_a_statement_are_no_statements(outside: str) -> None:
+    paper = paper_from_text(_STATEMENTS)
+    assert paper.region_at(_STATEMENTS.index(outside)) is None
+
+
+def test_statement_blocks_give_no_units() -> None:
+    from sa_align.extract import extract_units
+
+    params = {(p.name, p.value) for u in extract_units(paper_from_text(_STATEMENTS)) for p in u.params}
+    assert ("learning_rate", 3e-4) in params and ("temperature", 0.7) in params
+    assert not {v for _n, v in params} & {0.5, 10, 5, 4}
