@@ -33,6 +33,9 @@ from sa_align.models import (
     Verdict,
 )
 
+EMPTY_REPO = "empty-repo"
+"""The kind of the flag a repository with no code or configuration file gets."""
+
 ProgressCallback = Callable[[str, int, int], None]
 """Called as `progress(stage, done, total)` while a run advances."""
 
@@ -192,10 +195,14 @@ def index_repo(repo: str | Path, config: EvalConfig):
 
 
 def index_flags(index) -> list[Flag]:
-    """Text in the repository addressed to a judge is flagged, never obeyed."""
+    """Text in the repository addressed to a judge is flagged, never obeyed; a repository with no
+    code or configuration is flagged too, since every unit is then `missing` without a search."""
     from sa_align.judges import scan_injections
 
-    return scan_injections(index)
+    empty = [] if index.has_code() else [Flag(kind=EMPTY_REPO, message=(
+        f"the repository holds no code or configuration file ({len(index.files)} other files indexed): "
+        "every unit is missing because there was nothing to search"))]
+    return empty + scan_injections(index)
 
 
 def unit_flags(units: Sequence[Unit]) -> list[Flag]:
@@ -254,8 +261,9 @@ async def judge_all(
 
     Each unit's label comes from `sa_align.judges.label_unit`, calibrated when the run has a
     calibrator; a unit whose judging fails is `undecided` with the error, and the run goes on.
+    `finish` then copies its evidence code and says what would decide it if undecided.
     """
-    from sa_align.judges import JudgeContext, aggregate, label_unit
+    from sa_align.judges import JudgeContext, aggregate, finish, label_unit
 
     done = 0
 
@@ -273,7 +281,7 @@ async def judge_all(
             result = aggregate(unit, [failed], ctx.candidates, config)
         done += 1
         run.tick("judge", done, len(units))
-        return result
+        return finish(result, index, config)
 
     return list(await asyncio.gather(*(one(u) for u in units)))
 
@@ -294,7 +302,7 @@ def build_report(paper: Paper, repo, index, results: list[UnitResult], config: E
         config=config.public_dict(),
         retrieval=run.retrieval,
         results=results,
-        summary=summarize(results),
+        summary=summarize(results, has_code=index.has_code()),
         cost=cost,
         timing=run.timing,
         calibration=run.calibrator.info if run.calibrator is not None else CalibrationInfo(uncalibrated="calibration is switched off"),
