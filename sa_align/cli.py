@@ -1,7 +1,8 @@
 """The `sa-align` command.
 
-Exit codes: 0 success; 1 the mean score is below `--fail-under`; 2 bad input or usage;
-3 `diff --fail-on regression` found a unit whose score fell.
+Exit codes: 0 success; 1 the mean score is below `--fail-under`; 2 bad input or usage, or a
+repository with no code or configuration file (unless `--allow-empty`); 3 `diff --fail-on regression`
+found a unit whose score fell.
 Only typer is imported at module level so `sa-align --help` starts fast; each
 command imports what it needs.
 """
@@ -100,6 +101,7 @@ def evaluate(
     calibration: bool = CalibOpt,
     calibration_model: Optional[Path] = typer.Option(None, "--calibration-model", help="A calibration model file to use instead of the shipped one."),
     allow_uncalibrated: bool = typer.Option(False, "--allow-uncalibrated", help="With a missing, corrupt or stale calibration model, use the hand-set aggregate (flagged in the report) instead of failing."),
+    allow_empty: bool = typer.Option(False, "--allow-empty", help="Exit 0 even when REPO holds no code or configuration file (otherwise a warning and exit 2)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
 ) -> None:
     """Audit REPO against PAPER and write report files into --out."""
@@ -118,16 +120,21 @@ def evaluate(
         raise _fail(str(exc))
     paths = write_reports(report, out, fmts)
     _print_summary(report, paths, quiet)
+    if not report.summary.has_code and not allow_empty:
+        # The reports are written (they say the same), but a pipeline must not take "all missing" for a result.
+        raise typer.Exit(EXIT_INPUT)
     _gate(report, fail_under)
 
 
 def _print_summary(report, paths: list[Path], quiet: bool) -> None:
+    from sa_align.report.console import summary_lines, warnings
+
+    for warning in warnings(report):
+        typer.secho(f"warning: {warning}", err=True, fg=typer.colors.YELLOW)
     if quiet:
         return
-    s = report.summary
-    counts = ", ".join(f"{k} {v}" for k, v in s.counts.items() if v)
-    mean = "n/a" if s.mean_score is None else f"{s.mean_score:.3f}"
-    typer.echo(f"{s.n_units} units: {counts}; mean score {mean}")
+    for line in summary_lines(report):
+        typer.echo(line)
     for p in paths:
         typer.echo(f"wrote {p}")
 
@@ -200,9 +207,9 @@ def index(
 def report(
     report_json: Path = typer.Argument(..., help="A report.json written by `evaluate`."),
     formats: str = typer.Option("md", "--format", "-f", help="Formats to render: json, md, html, sarif."),
-    out: Path = typer.Option(Path("."), "--out", "-o", help="Folder for the rendered files."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Folder for the rendered files (default: the folder of REPORT_JSON)."),
 ) -> None:
-    """Re-render a saved report in other formats."""
+    """Re-render a saved report in other formats, next to it unless --out says otherwise."""
     from sa_align.errors import InputError
     from sa_align.report import load_report, write_reports
 
@@ -210,7 +217,7 @@ def report(
         loaded = load_report(report_json)
     except InputError as exc:
         raise _fail(str(exc))
-    for path in write_reports(loaded, out, _formats(formats)):
+    for path in write_reports(loaded, out if out is not None else report_json.parent, _formats(formats)):
         typer.echo(f"wrote {path}")
 
 

@@ -24,7 +24,7 @@ from sa_align.extract import extract_async
 from sa_align.extract.budget import NOTE_PREFIX
 from sa_align.extract.derive import complete_units
 from sa_align.index import build_index
-from sa_align.judges import JudgeContext, aggregate, label_unit, scan_injections, scan_unit_injections
+from sa_align.judges import JudgeContext, aggregate, finish, label_unit, scan_injections, scan_unit_injections
 from sa_align.llm import LLMClient
 from sa_align.models import (
     CalibrationInfo,
@@ -44,6 +44,9 @@ from sa_align.models import (
 from sa_align.paper import load_paper
 from sa_align.report import summarize
 from sa_align.unitsfile import load_units
+
+EMPTY_REPO = "empty-repo"
+"""The kind of the flag a repository with no code or configuration file gets."""
 
 ProgressCallback = Callable[[str, int, int], None]
 """Called as `progress(stage, done, total)` while a run advances."""
@@ -188,8 +191,12 @@ def index_repo(repo: str | Path, config: EvalConfig):
 
 
 def index_flags(index) -> list[Flag]:
-    """Text in the repository addressed to a judge is flagged, never obeyed."""
-    return scan_injections(index)
+    """Text in the repository addressed to a judge is flagged, never obeyed; a repository with no
+    code or configuration is flagged too, since every unit is then `missing` without a search."""
+    empty = [] if index.has_code() else [Flag(kind=EMPTY_REPO, message=(
+        f"the repository holds no code or configuration file ({len(index.files)} other files indexed): "
+        "every unit is missing because there was nothing to search"))]
+    return empty + scan_injections(index)
 
 
 def unit_flags(units: Sequence[Unit]) -> list[Flag]:
@@ -245,6 +252,7 @@ async def judge_all(
 
     Each unit's label comes from `sa_align.judges.label_unit`, calibrated when the run has a
     calibrator; a unit whose judging fails is `undecided` with the error, and the run goes on.
+    `finish` then copies its evidence code and says what would decide it if undecided.
     """
     done = 0
 
@@ -262,7 +270,7 @@ async def judge_all(
             result = aggregate(unit, [failed], ctx.candidates, config)
         done += 1
         run.tick("judge", done, len(units))
-        return result
+        return finish(result, index, config)
 
     return list(await asyncio.gather(*(one(u) for u in units)))
 
@@ -280,7 +288,7 @@ def build_report(paper: Paper, repo, index, results: list[UnitResult], config: E
         config=config.public_dict(),
         retrieval=run.retrieval,
         results=results,
-        summary=summarize(results),
+        summary=summarize(results, has_code=index.has_code()),
         cost=cost,
         timing=run.timing,
         calibration=run.calibrator.info if run.calibrator is not None else CalibrationInfo(uncalibrated="calibration is switched off"),

@@ -27,7 +27,7 @@ def test_evaluate_writes_reports_and_gates(tmp_path):
     ok = runner.invoke(app, args)
     assert ok.exit_code == 0, ok.output
     data = json.loads((tmp_path / "report.json").read_text())
-    assert data["schema_version"] == "1.2" and len(data["results"]) == 22
+    assert data["schema_version"] == "1.3" and len(data["results"]) == 22
     assert "# Drift report" in (tmp_path / "report.md").read_text()
     below = runner.invoke(app, args + ["--fail-under", "0.99"])
     assert below.exit_code == 1
@@ -182,3 +182,45 @@ def test_index_as_a_whole_process_prints_everything_before_it_ends(tmp_path):
     first, again = json.loads(cold.stdout), json.loads(warm.stdout)
     assert first["cache"].endswith("files parsed") and again["cache"] == "hit"
     assert {k: v for k, v in first.items() if k != "cache"} == {k: v for k, v in again.items() if k != "cache"}
+
+
+def test_evaluate_prints_the_headline_its_definitions_and_what_would_decide_the_rest(tmp_path):
+    result = runner.invoke(app, ["evaluate", str(EX / "paper.md"), str(EX / "repo"), "-o", str(tmp_path), "--no-embeddings"])
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "report.json").read_text())
+    s = data["summary"]
+    lines = result.stdout.splitlines()
+    assert lines[1] == (f"Expected score {s['expected_score']:.3f} over all {s['n_units']} units; "
+                        f"mean score {s['mean_score']:.3f} over the {s['decided']} decided units")
+    assert lines[2].strip().startswith("Expected score: the calibrated judge's expected SA-Bench level")
+    assert lines[3].strip().startswith("Mean score: the SA-Bench level the judges gave each decided unit")
+    n = s["counts"]["undecided"]
+    assert lines[4] == f"Undecided: {n} units; `--judge MODEL` would decide {n} of them in {n} model calls (1 per model sample)."
+
+
+def test_a_repository_without_code_warns_and_exits_2_unless_allowed(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    args = ["evaluate", str(EX / "paper.md"), str(empty), "-f", "json", "--no-embeddings"]
+    refused = runner.invoke(app, args + ["-o", str(tmp_path / "a")])
+    assert refused.exit_code == 2
+    assert "warning: The repository holds no code or configuration file" in refused.stderr
+    data = json.loads((tmp_path / "a" / "report.json").read_text())  # the report is written all the same
+    assert [f["kind"] for f in data["flags"]] == ["empty-repo"] and not data["summary"]["has_code"]
+    allowed = runner.invoke(app, args + ["-o", str(tmp_path / "b"), "--allow-empty", "-q"])
+    assert allowed.exit_code == 0 and "warning:" in allowed.stderr
+
+
+def test_report_renders_next_to_the_report_unless_out_is_given(tmp_path, monkeypatch):
+    runs = tmp_path / "runs"
+    ok = runner.invoke(app, ["evaluate", str(EX / "paper.md"), str(EX / "repo"), "-u", str(EX / "units.yaml"),
+                             "-o", str(runs), "-f", "json", "-q", "--no-embeddings"])
+    assert ok.exit_code == 0, ok.output
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    beside = runner.invoke(app, ["report", str(runs / "report.json"), "-f", "md,html"])
+    assert beside.exit_code == 0, beside.output
+    assert (runs / "report.md").is_file() and (runs / "report.html").is_file() and not list(elsewhere.iterdir())
+    out = runner.invoke(app, ["report", str(runs / "report.json"), "-f", "md", "-o", str(tmp_path / "there")])
+    assert out.exit_code == 0 and (tmp_path / "there" / "report.md").is_file()

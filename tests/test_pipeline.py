@@ -160,3 +160,16 @@ def test_the_unit_budget_is_reported_as_a_flag_not_an_error():
     budget = [f for f in report.flags if f.kind == "unit-budget"]
     assert any(f.message.startswith("unit budget: kept 3 of") for f in budget)
     assert not any(e.startswith("unit budget") for e in report.errors)
+
+
+def test_a_repository_without_code_is_flagged_not_raised(tmp_path):
+    from sa_align.config import EvalConfig
+    from sa_align.pipeline import EMPTY_REPO
+
+    (tmp_path / "README.md").write_text("The code is coming.\n")
+    report = sa_align.evaluate(EX / "paper.md", tmp_path, units=EX / "units.yaml", config=EvalConfig(embeddings=False))
+    assert [f.kind for f in report.flags] == [EMPTY_REPO] and not report.summary.has_code
+    assert {r.label.value for r in report.results} == {"missing"}
+    (tmp_path / "config.yaml").write_text("optim:\n  lr: 0.01\n")  # a config file is something to check
+    again = sa_align.evaluate(EX / "paper.md", tmp_path, units=EX / "units.yaml", config=EvalConfig(embeddings=False))
+    assert not [f for f in again.flags if f.kind == EMPTY_REPO] and again.summary.has_code

@@ -36,6 +36,7 @@ from sa_align.config import EvalConfig
 from sa_align.judges.aggregate import TIE_ORDER, aggregate
 from sa_align.judges.routing import label_levels
 from sa_align.models import LABEL_SCORES, Calibration, Label, UnitResult, Verdict
+from sa_align.prose import shorten
 
 
 def calibrated_result(hand: UnitResult, cal: Calibration, config: EvalConfig) -> UnitResult:
@@ -124,7 +125,7 @@ def _undecided(hand: UnitResult, cal: Calibration, how: str, why: str, *, review
     return hand.model_copy(update={
         "label": Label.UNDECIDED, "score": None, "confidence": 0.0, "decided_by": "none", "agreement": None,
         "needs_review": review, "evidence": [], "reason": f"{why}; uncalibrated: {hand.label.value}"
-                                                         + (f" ({hand.reason[:200]})" if hand.reason else ""),
+                                                         + (f" ({shorten(hand.reason, 200)})" if hand.reason else ""),
         "calibration": cal.model_copy(update={"applied": how}),
     })
 

@@ -313,6 +313,10 @@ class RepoIndex(_Fact):
     def symbol_by_id(self) -> dict[str, Symbol]:
         return {s.id: s for s in self.symbols}
 
+    def has_code(self) -> bool:
+        """Whether any indexed file holds a line of code or configuration (plain text, a README, does not count)."""
+        return any(f.lines for f in self.files if f.kind != "text")
+
     def file_kind(self, path: str) -> FileKind | None:
         """How an indexed file was indexed (`python`, `config`, ...); `None` for a path not indexed."""
         return self._kind_by_path.get(path)

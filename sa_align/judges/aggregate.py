@@ -35,8 +35,11 @@ from collections.abc import Iterable
 
 from sa_align.config import EvalConfig
 from sa_align.models import LABEL_SCORES, Candidate, CodeSpan, Label, Unit, UnitResult, Verdict
+from sa_align.prose import choose_reasons
 
 LLM_JUDGE = "llm"
+REASON_BUDGET = 500
+"""Characters of an undecided unit's reason: the judges' abstention reasons, whole, while they fit."""
 TIE_ORDER = [Label.MISMATCHED, Label.STUBBED, Label.MISATTRIBUTED, Label.MISSING, Label.ALIGNED]
 
 
@@ -68,7 +71,8 @@ def aggregate(unit: Unit, verdicts: list[Verdict], candidates: list[Candidate], 
     error = "; ".join(errors) or None
     base = dict(unit=unit, verdicts=list(verdicts), candidates=list(candidates), error=error)
     if not votes:
-        why = "; ".join(v.reason for v in verdicts if v.reason)[:500]
+        # Whole reasons, one per judge, as many as a report line holds (`sa_align.prose`).
+        why = choose_reasons((v.reason for v in verdicts), REASON_BUDGET)
         return UnitResult(label=Label.UNDECIDED, reason=why or "no judge could decide", **base)
     certain = [v for v in votes if v.certain]
     pool = certain or votes

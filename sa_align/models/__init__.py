@@ -26,7 +26,7 @@ _HOMES = {
              "PaperFormat", "Region", "RegionKind", "Section", "UnitKind"),
     "report": ("CalibrationInfo", "DriftReport", "PaperIdentity", "RepoIdentity", "RetrievalInfo", "Summary", "report_schema",
                "units_file_schema"),
-    "results": ("Calibration", "Candidate", "Cost", "Flag", "UnitResult", "Verdict"),
+    "results": ("Calibration", "Candidate", "Cost", "EvidenceCode", "Flag", "UnitResult", "Verdict"),
     "schemas": ("write_schemas",),
     "units": ("CharSpan", "CodeSpan", "Gold", "Param", "Scalar", "Unit", "UnitsFile"),
 }
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from sa_align.models.report import (
         CalibrationInfo, DriftReport, PaperIdentity, RepoIdentity, RetrievalInfo, Summary, report_schema, units_file_schema,
     )
-    from sa_align.models.results import Calibration, Candidate, Cost, Flag, UnitResult, Verdict
+    from sa_align.models.results import Calibration, Candidate, Cost, EvidenceCode, Flag, UnitResult, Verdict
     from sa_align.models.schemas import write_schemas
     from sa_align.models.units import CharSpan, CodeSpan, Gold, Param, Scalar, Unit, UnitsFile
 
@@ -70,6 +70,7 @@ __all__ = [
     "CodeSpan",
     "Cost",
     "DriftReport",
+    "EvidenceCode",
     "Flag",
     "Gold",
     "Label",

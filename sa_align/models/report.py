@@ -66,6 +66,12 @@ class Summary(_Model):
     """Fleiss' kappa across judges that voted on the same units; `None` with fewer than two judges."""
     undecided_ids: list[str] = Field(default_factory=list)
     """Ids of units no judge could decide."""
+    decidable_by_llm: int = 0
+    """Undecided units whose next step is a model call (`UnitResult.next_step_calls`): what `--judge MODEL` would decide, or a rerun of the configured judges would retry."""
+    llm_calls_to_decide: int = 0
+    """Model calls those units take together."""
+    has_code: bool = True
+    """False when the repository held no code or configuration file: its units are `missing` because nothing could be searched."""
 
 
 class RetrievalInfo(_Model):

@@ -113,6 +113,19 @@ class Calibration(_Model):
     """The model's inputs, when `calibration.record_features` is on (absent features are left out)."""
 
 
+class EvidenceCode(_Model):
+    """The code of one evidence span, copied when the unit was judged, so the report shows it on its own."""
+
+    span: CodeSpan
+    """The evidence span."""
+    lines: list[str] = Field(default_factory=list)
+    """Its first lines as the repository read (at most three)."""
+    more_lines: int = 0
+    """Lines of the span not copied."""
+    unreadable: str | None = None
+    """Why no line could be copied (the file is not in the index, or the span lies past its end); `None` when copied."""
+
+
 class UnitResult(_Model):
     """The aggregated outcome for one unit."""
 
@@ -142,3 +155,9 @@ class UnitResult(_Model):
     """Error that degraded this unit, if any."""
     calibration: Calibration | None = None
     """The calibrated judge's probability and how it shaped the label; `None` when calibration is off."""
+    next_step: str = ""
+    """For an undecided unit, what would decide it, in a sentence or two: `--judge MODEL` and the model calls that takes, the setting or name a static judge found nowhere, or why a person must look; empty for a decided unit."""
+    next_step_calls: int | None = None
+    """Model calls the next step takes for this unit (one per sample of each configured judge model, one per model sample when none is configured); `None` when no model call would decide it."""
+    evidence_code: list[EvidenceCode] = Field(default_factory=list)
+    """The code of the evidence spans no candidate's snippet holds (at most ten spans, three lines each), so every evidence line in a report shows its code."""

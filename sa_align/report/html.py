@@ -13,7 +13,11 @@ from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
+from sa_align.extract.readable import readable
 from sa_align.models import DriftReport, Label, UnitKind
+from sa_align.report.sentences import (
+    EXPECTED_DEFINITION, MEAN_DEFINITION, definitions, empty_repo_sentence, headline, undecided_sentence,
+)
 
 _ASSETS = Path(__file__).with_name("assets")
 _COLORS = {
@@ -30,18 +34,18 @@ def _asset(name: str) -> str:
 def render_html(report: DriftReport) -> str:
     e = html.escape
     s = report.summary
-    mean = "n/a" if s.mean_score is None else f"{s.mean_score:.3f}"
     cards = "".join(
         f'<div class="card">{e(label)}<b style="color:{_COLORS[label]}">{n}</b></div>'
         for label, n in s.counts.items()
     )
     options = "".join(f'<option value="{lb.value}">{lb.value}</option>' for lb in Label)
     kinds = "".join(f'<option value="{k.value}">{k.value}</option>' for k in UnitKind)
-    data = json.dumps(report.model_dump(mode="json", include={"results"}), ensure_ascii=False)
+    data = json.dumps(_data(report), ensure_ascii=False)
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return page(f"Drift report: {report.paper.title}", f"""<h1>Drift report: {e(report.paper.title)}</h1>
 <div class="meta">Repository <code>{e(report.repo.path)}</code>{_commit(report)} · sa_align {e(report.sa_align_version)} · {e(report.created_at)}</div>
-<div class="cards"><div class="card">mean score<b>{mean}</b></div><div class="card">units<b>{s.n_units}</b></div>{cards}
+{_headline(report)}
+<div class="cards">{_score_cards(report)}<div class="card">units<b>{s.n_units}</b></div>{cards}
 <div class="card">decided without a model<b>{_pct(s.decided_without_llm)}</b></div><div class="card">needs review<b>{s.needs_review}</b></div>{_error_card(report)}</div>
 <h2>Overview</h2>
 <div class="charts"><div class="chart" id="chart-kinds">{_kind_chart(report)}{_legend()}</div><div class="chart" id="chart-sections">{_section_chart(report)}</div></div>
@@ -57,6 +61,35 @@ def render_html(report: DriftReport) -> str:
 {_errors(report)}
 <script type="application/json" id="report-data">{data}</script>
 <script>{_asset("report.js")}</script>""")
+
+
+def _data(report: DriftReport) -> dict:
+    """The results the page's script renders, each with its claim in readable form beside the stored one."""
+    data = report.model_dump(mode="json", include={"results"})
+    for r, result in zip(data["results"], report.results):
+        r["claim_text"] = readable(result.unit.claim)
+    return data
+
+
+def _headline(report: DriftReport) -> str:
+    """The headline and each number's definition, the undecided units' next step, and an empty repository's warning."""
+    e = html.escape
+    empty = empty_repo_sentence(report)
+    warning = f'<p class="warning" id="empty-repo"><b>Warning:</b> {e(empty)}</p>' if empty else ""
+    items = "".join(f"<li>{e(d)}</li>" for d in definitions(report))
+    undecided = undecided_sentence(report)
+    more = f'<p id="undecided">{e(undecided)}</p>' if undecided else ""
+    return f'{warning}<p class="headline" id="headline">{e(headline(report))}</p><ul class="defs">{items}</ul>{more}'
+
+
+def _score_cards(report: DriftReport) -> str:
+    s = report.summary
+    mean = "n/a" if s.mean_score is None else f"{s.mean_score:.3f}"
+    cards = f'<div class="card" title="{html.escape(MEAN_DEFINITION)}">mean over decided<b>{mean}</b></div>'
+    if s.expected_score is None:
+        return cards
+    return (f'<div class="card" title="{html.escape(EXPECTED_DEFINITION)}">expected score<b>{s.expected_score:.3f}</b></div>'
+            + cards)
 
 
 def page(title: str, body: str) -> str:

@@ -8,8 +8,10 @@ count as untrusted: they quote repository names.
 
 from __future__ import annotations
 
+from sa_align.extract.readable import readable
 from sa_align.markup import code, fence, inline
-from sa_align.models import DriftReport, Label, UnitKind, UnitResult
+from sa_align.models import CodeSpan, DriftReport, EvidenceCode, Label, UnitKind, UnitResult
+from sa_align.report.sentences import definitions, empty_repo_sentence, headline, undecided_sentence
 
 _ORDER = [Label.MISMATCHED, Label.MISATTRIBUTED, Label.STUBBED, Label.MISSING, Label.UNDECIDED]
 _SNIPPET_LINES = 8
@@ -40,17 +42,21 @@ def _summary(report: DriftReport) -> str:
         c = s.by_kind[kind]
         rows.append(f"| {kind} | " + " | ".join(str(c.get(lb, 0)) for lb in labels) + f" | {sum(c.values())} |")
     rows.append("| **all** | " + " | ".join(f"**{s.counts.get(lb, 0)}**" for lb in labels) + f" | **{s.n_units}** |")
-    mean = "n/a (nothing decided)" if s.mean_score is None else f"{s.mean_score:.3f}"
     static = "n/a" if s.decided_without_llm is None else f"{s.decided_without_llm:.0%}"
     kappa = "" if s.fleiss_kappa is None else f"- Agreement across judges (Fleiss' kappa): {s.fleiss_kappa:.2f}\n"
     failed = f"; judge errors: {s.judge_errors}" if s.judge_errors else ""
+    empty = empty_repo_sentence(report)
+    undecided = undecided_sentence(report)
     return (
         "## Summary\n\n"
-        f"- Mean score (SA-Bench scale, 1.0 = faithful): **{mean}** over {s.decided} decided of {s.n_units} units\n"
-        f"- Decided without a model: {static}; needs review: {s.needs_review}{failed}\n"
-        f"{kappa}"
-        f"{_calibration(report)}"
-        f"- Cost: {_cost(report)}; time: {report.timing.get('total', 0):.1f} s\n\n"
+        + (f"> **Warning:** {empty}\n\n" if empty else "")
+        + f"- {headline(report, lambda x: f'**{x}**')}\n"
+        + "".join(f"  - {d}\n" for d in definitions(report))
+        + (f"- {undecided}\n" if undecided else "")
+        + f"- Decided without a model: {static}; needs review: {s.needs_review}{failed}\n"
+        + f"{kappa}"
+        + f"{_calibration(report)}"
+        + f"- Cost: {_cost(report)}; time: {report.timing.get('total', 0):.1f} s\n\n"
         + "\n".join(rows)
         + "\n"
     )
@@ -60,9 +66,8 @@ def _calibration(report: DriftReport) -> str:
     c, s = report.calibration, report.summary
     if c.model is None:
         return f"- Calibrated judge: not used ({c.uncalibrated or 'off'})\n"
-    expected = "" if s.expected_score is None else f"; expected score over all units {s.expected_score:.3f}"
     saved = f"; LLM calls saved: {c.llm_calls_saved} on {c.llm_units_skipped} units" if c.llm_units_skipped else ""
-    return f"- Calibrated judge: `{c.model}` ({c.trained_on}){expected}{saved}\n"
+    return f"- Calibrated judge: `{c.model}` ({c.trained_on}){saved}\n"
 
 
 def _cost(report: DriftReport) -> str:
@@ -84,7 +89,7 @@ def _findings(report: DriftReport) -> str:
     aligned = [r for r in report.results if r.label == Label.ALIGNED]
     if aligned:
         out.append(f"## Aligned ({len(aligned)})\n")
-        out.append("\n".join(f"- {code(r.unit.id)} {inline(r.unit.claim)}" for r in aligned) + "\n")
+        out.append("\n".join(f"- {code(r.unit.id)} {inline(readable(r.unit.claim))}" for r in aligned) + "\n")
     return "\n".join(out)
 
 
@@ -93,7 +98,7 @@ def _unit(r: UnitResult) -> str:
     # Paper and repository text is untrusted: one line each, so it can start no heading or list.
     where = f", section *{inline(u.section)}*" if u.section else ""
     cited = f", cited [{inline(u.cited_ref)}]" if u.cited_ref else ""
-    lines = [f"### {code(u.id)} ({u.kind.value}, {u.attribution.value}{cited}{where})\n", f"**Claim:** {inline(u.claim)}\n"]
+    lines = [f"### {code(u.id)} ({u.kind.value}, {u.attribution.value}{cited}{where})\n", f"**Claim:** {inline(readable(u.claim))}\n"]
     if u.quote:
         lines.append("> " + inline(u.quote) + "\n")
     score = "" if r.score is None else f", score {r.score:.2f}"
@@ -102,6 +107,8 @@ def _unit(r: UnitResult) -> str:
     lines.append(f"**Verdict:** {r.label.value}{score}, confidence {r.confidence:.2f}{agree}{review}\n")
     if r.reason:
         lines.append(f"**Why:** {inline(r.reason)}\n")
+    if r.next_step:
+        lines.append(f"**Next step:** {inline(r.next_step)}\n")
     if r.error:
         lines.append(f"**Judge error:** {inline(r.error)}\n")
     lines.extend(_evidence(r))
@@ -112,24 +119,38 @@ def _unit(r: UnitResult) -> str:
 
 
 def _evidence(r: UnitResult) -> list[str]:
+    """Each evidence line with its code: cut from a candidate that holds it, else the lines copied
+    when the unit was judged, else a note saying why the code is not shown."""
+    copied = {(c.span.path, c.span.start_line, c.span.end_line): c for c in r.evidence_code}
     out = []
     for span in r.evidence[:3]:
         out.append(f"Evidence: {code(str(span))}" + (f" in {code(span.symbol)}" if span.symbol else "") + "\n")
         snippet = _window(r, span)
         if snippet:
             out.append(fence(snippet, "") + "\n")
+        else:
+            out.extend(_copied(copied.get((span.path, span.start_line, span.end_line))))
     return out
 
 
-def _window(r: UnitResult, span) -> str:
-    """The evidence lines (plus one line of context each side) cut from a candidate that holds them."""
+def _window(r: UnitResult, span: CodeSpan) -> str:
+    """The evidence lines (plus one line of context each side) cut from a candidate holding its first line."""
     for c in r.candidates:
-        if c.span.overlaps(span) and c.snippet:
+        if c.snippet and c.span.path == span.path and c.span.start_line <= span.start_line <= c.span.end_line:
             lines = c.snippet.splitlines()
             lo = max(span.start_line - 1 - c.span.start_line, 0)
             hi = min(span.end_line + 1 - c.span.start_line + 1, lo + _SNIPPET_LINES)
             return "\n".join(lines[lo:hi])
     return ""
+
+
+def _copied(ev: EvidenceCode | None) -> list[str]:
+    if ev is None:
+        return ["*Code not shown: this report carries no copy of these lines (a report from before format 1.3).*\n"]
+    if not ev.lines:
+        return [f"*Code not shown: {inline(ev.unreadable or 'no line could be read')}.*\n"]
+    more = [f"*… {ev.more_lines} more line{'s' if ev.more_lines != 1 else ''} in the file.*\n"] if ev.more_lines else []
+    return [fence("\n".join(ev.lines), "") + "\n", *more]
 
 
 def _footer(report: DriftReport) -> str:

@@ -8,11 +8,12 @@ from typing import Sequence
 from sa_align.models import Label, Summary, UnitKind, UnitResult
 
 
-def summarize(results: Sequence[UnitResult]) -> Summary:
+def summarize(results: Sequence[UnitResult], *, has_code: bool = True) -> Summary:
     """Per-label and per-kind counts, the weighted mean SA-Bench score, and coverage without a model.
 
     Undecided units are left out of the mean score: an unjudged unit is neither
-    faithful nor drifted, and counting it either way would bias the number.
+    faithful nor drifted, and counting it either way would bias the number. `has_code`
+    is False when the repository held no code or configuration file.
     """
     counts = Counter(r.label.value for r in results)
     by_kind: dict[str, dict[str, int]] = {}
@@ -27,6 +28,7 @@ def summarize(results: Sequence[UnitResult]) -> Summary:
     expected = [(r.calibration.expected_score, r.unit.weight) for r in results
                 if r.calibration is not None and r.calibration.expected_score is not None]
     expected_weight = sum(w for _e, w in expected)
+    calls = [r.next_step_calls for r in results if r.label == Label.UNDECIDED and r.next_step_calls]
     return Summary(
         n_units=len(results),
         counts={label.value: counts.get(label.value, 0) for label in Label},
@@ -39,6 +41,9 @@ def summarize(results: Sequence[UnitResult]) -> Summary:
         judge_errors=sum(1 for r in results if r.error),
         fleiss_kappa=_kappa(results),
         undecided_ids=[r.unit.id for r in results if r.label == Label.UNDECIDED],
+        decidable_by_llm=len(calls),
+        llm_calls_to_decide=sum(calls),
+        has_code=has_code,
     )
 
 

@@ -103,3 +103,16 @@ def test_without_a_probability_the_hand_set_aggregate_stands():
     hand = aggregate(UNIT, [decide("values", Label.MISSING, "absent", confidence=0.65)], [CAND], CONFIG)
     r = calibrated_result(hand, Calibration(), CONFIG)
     assert r.label == Label.MISSING and r.calibration is not None and r.calibration.probability is None
+
+
+def test_the_uncalibrated_reason_quoted_in_an_undecided_unit_ends_at_a_boundary():
+    reasons = ["`ClassificationHead.__init__` is neither a placeholder nor unreachable",
+               "a hinted identifier occurs in the code",
+               "no known variant/prior-method pair applies; left to the LLM judges",
+               "values the claim states occur in the code (256, 3)"]
+    r = _result([abstain(f"j{i}", reason) for i, reason in enumerate(reasons)], 0.1)
+    assert r.label == Label.UNDECIDED
+    quoted = r.reason.split("uncalibrated: undecided (", 1)[1].rstrip(")")
+    assert len(quoted) <= 200 and quoted.endswith("…")
+    assert quoted.rstrip("…") in "; ".join(reasons)
+    assert "left to the LL)" not in r.reason

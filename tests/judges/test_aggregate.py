@@ -66,3 +66,18 @@ def test_fleiss_kappa():
     assert fleiss_kappa(mixed) == pytest.approx(1 / 3, abs=1e-3)
     assert fleiss_kappa([_result([Label.ALIGNED])]) is None
     assert fleiss_kappa([_result([Label.ALIGNED] * 3)]) is None
+
+
+def test_an_undecided_units_reason_keeps_whole_reasons_and_no_word_is_cut():
+    reasons = [f"`judge_{i}_name` abstained because the unit names identifier number {i} nowhere in the code"
+               for i in range(12)]
+    verdicts = [v(Label.UNDECIDED, judge=f"j{i}", abstained=True) for i in range(12)]
+    for verdict, reason in zip(verdicts, reasons):
+        verdict.reason = reason
+    verdicts.append(v(Label.UNDECIDED, judge="again", abstained=True))
+    verdicts[-1].reason = reasons[0]  # a repeated reason is said once
+    r = aggregate(UNIT, verdicts, [], CFG)
+    assert len(r.reason) <= 500 and r.reason.count(reasons[0]) == 1
+    shown = r.reason.split(" (and ")[0].split("; ")
+    assert all(part in reasons for part in shown)  # every reason shown is whole
+    assert r.reason.endswith(f"(and {12 - len(shown)} more in the verdicts)")

@@ -15,3 +15,14 @@ def test_summary_counts_units_with_judge_errors(sample_report):
     sample_report.results[2].error = "stub: RecursionError"
     sample_report.results[4].error = "pipeline: boom"
     assert summarize(sample_report.results).judge_errors == 2
+
+
+def test_summary_counts_what_a_judge_would_decide_and_the_calls_it_takes(sample_report):
+    from sa_align.report import summarize
+
+    undecided = sample_report.results[4]
+    assert summarize(sample_report.results).decidable_by_llm == 0
+    undecided.next_step, undecided.next_step_calls = "`--judge MODEL` would decide it: 1 call per model sample.", 3
+    sample_report.results[0].next_step_calls = 5  # a decided unit never counts
+    s = summarize(sample_report.results, has_code=False)
+    assert (s.decidable_by_llm, s.llm_calls_to_decide, s.has_code) == (1, 3, False)

@@ -192,7 +192,7 @@ def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
 
 def _no_code(ctx: JudgeContext) -> Verdict | None:
     """A repository without a line of code or configuration implements nothing (SA-Bench scores it 0)."""
-    if any(f.lines for f in ctx.index.files if f.kind != "text"):
+    if ctx.index.has_code():
         return None
     return decide(NAME, Label.MISSING, "the repository holds no code or configuration at all", confidence=0.95, certain=True)
 

@@ -26,18 +26,25 @@
 
   function detail(r) {
     const td = el("td", { colspan: "7" });
-    td.appendChild(el("div", { text: "Claim: " + r.unit.claim }));
+    td.appendChild(el("div", { text: "Claim: " + (r.claim_text || r.unit.claim) }));
     if (r.unit.quote) td.appendChild(el("blockquote", { text: r.unit.quote }));
     if (r.reason) td.appendChild(el("div", { text: "Why: " + r.reason }));
+    if (r.next_step) td.appendChild(el("div", { class: "next-step", text: "Next step: " + r.next_step }));
     if (r.error) td.appendChild(el("div", { class: "error", text: "Judge error: " + r.error }));
     r.evidence.slice(0, 3).forEach((span) => {
       const where = span.path + ":" + span.start_line + (span.end_line !== span.start_line ? "-" + span.end_line : "");
       td.appendChild(el("div", { text: "Evidence: " + where + (span.symbol ? " in " + span.symbol : "") }));
       const cand = r.candidates.find((c) => c.span.path === span.path && c.span.start_line <= span.start_line && span.start_line <= c.span.end_line);
+      const copied = (r.evidence_code || []).find((c) => c.span.path === span.path && c.span.start_line === span.start_line && c.span.end_line === span.end_line);
       if (cand && cand.snippet) {
         const skip = span.start_line - cand.span.start_line;
         const lines = cand.snippet.split("\n").slice(skip, skip + 8).join("\n");
         td.appendChild(snippetBlock({ start_line: span.start_line }, lines));
+      } else if (copied && copied.lines.length) {
+        td.appendChild(snippetBlock({ start_line: span.start_line }, copied.lines.join("\n")));
+        if (copied.more_lines) td.appendChild(el("div", { class: "note", text: "… " + copied.more_lines + " more line(s) in the file" }));
+      } else {
+        td.appendChild(el("div", { class: "note", text: "Code not shown: " + ((copied && copied.unreadable) || "this report carries no copy of these lines") }));
       }
     });
     const list = el("ul");
@@ -55,7 +62,7 @@
     const tr = el("tr", { class: "unit", "data-id": r.unit.id, "data-label": r.label });
     const cells = [
       r.unit.id, r.unit.kind, null, r.score === null ? "–" : r.score.toFixed(2),
-      r.agreement === null ? "–" : Math.round(r.agreement * 100) + "%", r.unit.section || "", r.unit.claim,
+      r.agreement === null ? "–" : Math.round(r.agreement * 100) + "%", r.unit.section || "", r.claim_text || r.unit.claim,
     ];
     cells.forEach((c, j) => {
       const td = el("td");
@@ -84,7 +91,7 @@
     const rows = data.results.filter((r) =>
       (!filterLabel.value || r.label === filterLabel.value) &&
       (!filterKind.value || r.unit.kind === filterKind.value) &&
-      (!q || (r.unit.id + " " + r.unit.claim + " " + (r.unit.quote || "") + " " + (r.reason || "")).toLowerCase().includes(q)));
+      (!q || (r.unit.id + " " + r.unit.claim + " " + (r.claim_text || "") + " " + (r.unit.quote || "") + " " + (r.reason || "")).toLowerCase().includes(q)));
     rows.sort((a, b) => { const x = value[sortKey](a), y = value[sortKey](b); return (x < y ? -1 : x > y ? 1 : 0) * sortDir; });
     body.replaceChildren(...rows.map(row));
     count.textContent = rows.length + " of " + data.results.length + " units";
