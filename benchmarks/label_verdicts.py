@@ -1,12 +1,18 @@
 """Precision of each label, judged by reading code: from the hand verdicts in `benchmarks/verdicts/labels.jsonl`.
 
     python benchmarks/label_verdicts.py [--verdicts benchmarks/verdicts/labels.jsonl]
+    python benchmarks/label_verdicts.py --reports /tmp/authors --items /tmp/labelset/items.jsonl   # by decision path
 
 For each label the library gave, and each kind of code (the authors' release, an agent's run) and
 unit source (SA-Bench's claims, extracted units): how many verdicts, how many right, precision with
 its 95% Wilson interval, and the most common right labels when it was wrong. A figure on fewer than
 20 verdicts is an anecdote and is marked so. The second reader's agreement (Cohen's kappa on
 `label_ok` and on the correct label) is reported over the items both judged.
+
+With `--reports` (the drift reports the sample was drawn from, `benchmarks/authors_bench.py`'s
+folder) and `--items` (`benchmarks/label_sample.py`'s sample), precision is also given per decision
+path: the label, how the calibrated judge applied its probability (`Calibration.applied`) and which
+judges voted for the label: which rule a wrong flag came from.
 """
 
 from __future__ import annotations
@@ -84,9 +90,28 @@ def agreement(first: list[dict], second: list[dict]) -> str:
             f"correct label kappa {fmt(k_label)} over {len(correct)}")
 
 
+def with_paths(rows: list[dict], reports: Path, items: Path) -> list[dict]:
+    """Each verdict with the decision path of the result it judged (read from the report it came from)."""
+    sampled = {i["item"]: i for i in read(items)}
+    cache: dict[Path, dict[str, dict]] = {}
+    out = []
+    for r in rows:
+        item = sampled[r["item"]]
+        path = reports / item["source"] / item["paper"] / f"{item['setup']}.json"
+        if path not in cache:
+            cache[path] = {x["unit"]["id"]: x for x in json.loads(path.read_text(encoding="utf-8"))["results"]}
+        result = cache[path][item["unit_id"]]
+        voters = sorted({v["judge"] for v in result["verdicts"] if not v["abstained"] and v["label"] == result["label"]})
+        applied = (result.get("calibration") or {}).get("applied", "none")
+        out.append({**r, "path": (result["label"], applied, "+".join(voters) or "no vote")})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--verdicts", type=Path, default=VERDICTS)
+    ap.add_argument("--reports", type=Path, help="the drift reports the sample was drawn from")
+    ap.add_argument("--items", type=Path, help="the sample (`label_sample.py --out`/items.jsonl)")
     args = ap.parse_args(argv)
     rows = read(args.verdicts)
     first = [r for r in rows if r.get("reader", "first") == "first"]
@@ -97,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     print(table("By label", precision_rows(first, lambda r: (r["label"],))), "\n")
     print(table("By label and code", precision_rows(first, lambda r: (r["label"], r["code"]))), "\n")
     print(table("By label, code and unit source", precision_rows(first, lambda r: (r["label"], r["code"], r["source"]))), "\n")
+    if args.reports and args.items:
+        paths = with_paths(first, args.reports, args.items)
+        print(table("By decision path (label / calibrated step / voting judges)", precision_rows(paths, lambda r: r["path"])), "\n")
     print(agreement(first, second))
     return 0
 
