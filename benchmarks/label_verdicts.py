@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rows = read(args.verdicts)
     first = [r for r in rows if r.get("reader", "first") == "first"]
-    second = [r for r in rows if r.get("reader") == "second"]
+    # A second verdict given after seeing the first is no independent reading (`blind: false`).
+    second = [r for r in rows if r.get("reader") == "second" and r.get("blind", True)]
     undecided = sum(1 for r in first if r.get("label_ok") is None)
     junk = sum(1 for r in first if r.get("unit_ok") is False)
     print(f"{len(first)} first-reader verdicts ({undecided} undecided by the reader, {junk} on units that are no claim)\n")
