@@ -38,6 +38,7 @@ class _Builder:
         self.units: list[Unit] = []
         self.own_names = _own_names(paper.title or "")
         self._analysis: dict[str | None, bool] = {}
+        self._analysed: dict[tuple[int, int], bool] = {}
 
     def voiced(self, sent: Sentence) -> bool:
         """False for a sentence of an introduction, preliminaries or background that speaks neither in the
@@ -53,9 +54,11 @@ class _Builder:
         """True for a sentence that derives or bounds (`derivation`) or stands in a section of analysis or
         mathematical background, its own title or its chapter's (`analysis_sections`), unless it says what
         the paper runs (`analysis_voice`): such sentences give no unit of any kind."""
-        if not (_derivation().search(sent.text) or self._analysis_section(sent.start)):
-            return False
-        return not cue_regex("analysis_voice").search(sent.text)
+        key = (sent.start, sent.end)
+        if key not in self._analysed:  # asked once per kind of unit: answer once per sentence
+            self._analysed[key] = bool(self._analysis_section(sent.start) or _derivation().search(sent.text)) and not (
+                cue_regex("analysis_voice").search(sent.text))
+        return self._analysed[key]
 
     def _analysis_section(self, offset: int) -> bool:
         title = self.sections.title_at(offset)
