@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from sa_align.extract.text import cues, word_regex
+from sa_align.extract.text import bare_title, cue_regex, cues, word_regex
 from sa_align.models import Attribution, Unit, UnitKind
 from sa_align.numbers import values_equal
 
@@ -111,6 +111,24 @@ def score(u: Unit) -> float:
     return s
 
 
+def aside(u: Unit) -> bool:
+    """Whether a method or ordering unit stands in a section that describes the field or reports outcomes
+    (`peripheral_sections`, `voice_sections`: introduction, background, results, ablations) without speaking
+    in the paper's own voice: the budget takes every other unit first. Settings and protocol units keep their
+    score there (a results section states run lengths; what was compared is still protocol)."""
+    if u.kind not in (UnitKind.METHOD, UnitKind.ORDERING):
+        return False
+    title = bare_title(u.section)
+    if not title or not (_section_words("peripheral_sections").search(title) or title in _voice_titles()):
+        return False
+    return not cue_regex("own_voice").search(u.quote)
+
+
+@lru_cache(maxsize=1)
+def _voice_titles() -> frozenset[str]:
+    return frozenset(str(t).lower() for t in cues().get("voice_sections", []))
+
+
 NOTE_PREFIX = "unit budget:"
 """How every note of the budget starts, so the pipeline can report them as flags rather than errors."""
 
@@ -137,7 +155,7 @@ def _choose(units: list[Unit], max_units: int) -> set[int]:
     never crowd the protocol out."""
     shares = {str(k): float(v) for k, v in _conf().get("kind_share", {}).items()}
     room = {k: max(1, int(v * max_units)) for k, v in shares.items()}
-    order = sorted(range(len(units)), key=lambda i: (-score(units[i]), i))
+    order = sorted(range(len(units)), key=lambda i: (aside(units[i]), -score(units[i]), i))
     keep: set[int] = set()
     named: set[str] = set()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from sa_align.aliases import code_hints
 from sa_align.extract.attribution import CitationIndex, attribute, cited_columns
@@ -36,13 +37,37 @@ class _Builder:
         self.sections = SectionLookup(paper)
         self.units: list[Unit] = []
         self.own_names = _own_names(paper.title or "")
+        self._analysis: dict[str | None, bool] = {}
+        self._analysed: dict[tuple[int, int], bool] = {}
 
     def voiced(self, sent: Sentence) -> bool:
         """False for a sentence of an introduction, preliminaries or background that speaks neither in the
-        paper's own voice nor of its method (`voice_sections` in the cue table)."""
+        paper's own voice nor of its method (`voice_sections` in the cue table), and for one that analyses
+        rather than runs (`analysed`)."""
+        if self.analysed(sent):
+            return False
         if bare_title(sent.section) not in _voice_sections():
             return True
         return bool(cue_regex("own_voice").search(sent.text)) or any(n in sent.text for n in self.own_names)
+
+    def analysed(self, sent: Sentence) -> bool:
+        """True for a sentence that derives or bounds (`derivation`) or stands in a section of analysis or
+        mathematical background, its own title or its chapter's (`analysis_sections`), unless it says what
+        the paper runs (`analysis_voice`): such sentences give no unit of any kind."""
+        key = (sent.start, sent.end)
+        if key not in self._analysed:  # asked once per kind of unit: answer once per sentence
+            self._analysed[key] = bool(self._analysis_section(sent.start) or _derivation().search(sent.text)) and not (
+                cue_regex("analysis_voice").search(sent.text))
+        return self._analysed[key]
+
+    def _analysis_section(self, offset: int) -> bool:
+        title = self.sections.title_at(offset)
+        if title not in self._analysis:
+            chapter = self.sections.chapter_at(offset)
+            words, whole = cue_regex("analysis_sections"), _analysis_titles()
+            titles = (bare_title(title), bare_title(chapter))
+            self._analysis[title] = any(t in whole or words.search(t) for t in titles)
+        return self._analysis[title]
 
     def uncited(self, sent: Sentence) -> Sentence:
         """`sent` with its numeric citation markers blanked (offsets kept): in `Following [96], we add an FC
@@ -77,6 +102,16 @@ class _Builder:
         return unit
 
 
+@lru_cache(maxsize=1)
+def _derivation() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in cues().get("derivation", [])) or r"(?!)", re.I)
+
+
+@lru_cache(maxsize=1)
+def _analysis_titles() -> frozenset[str]:
+    return frozenset(str(t).lower() for t in cues().get("analysis_titles", []))
+
+
 def _voice_sections() -> frozenset[str]:
     return frozenset(str(t).lower() for t in cues().get("voice_sections", []))
 
@@ -98,7 +133,8 @@ def _is_heading(sent: Sentence) -> bool:
 
 def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> None:
     text = b.paper.text
-    bindings = [] if skipped(sent.section, "numerical") else sentence_bindings(text, sent, b.cites)
+    analysed = b.analysed(sent)
+    bindings = [] if skipped(sent.section, "numerical") or analysed else sentence_bindings(text, sent, b.cites)
     protocol_params: list[Param] = []
     for bd in bindings:
         if bd.kind == UnitKind.PROTOCOL:
@@ -107,7 +143,7 @@ def _numeric_and_protocol(b: _Builder, sent: Sentence, prev_end: int | None) -> 
         b.add(UnitKind.NUMERICAL, sent.start, sent.end, prev_end, bd.mention.start,
               claim=claim_for(bd), params=bd.params,
               hints=code_hints([p.name for p in bd.params], [bd.mention.surface]))  # fmt: skip
-    if b.word_named and not skipped(sent.section, "numerical"):
+    if b.word_named and not skipped(sent.section, "numerical") and not analysed:
         taken = [(q[0], q[1]) for bd in bindings for q in bd.items]
         bound = {p.name for bd in bindings for p in bd.params}
         for offset, p in count_params(text, sent, taken, bound):

@@ -88,3 +88,25 @@ def test_the_cut_is_reported_by_kind_largest_first() -> None:
     settings = [unit(UnitKind.NUMERICAL, 1000 + i * 100, section="4 Setup", params=[("epochs", 10 + i)]) for i in range(5)]
     result = apply_budget([*methods, *settings], max_units=4)  # every setting scores above every method step
     assert result.notes[-1] == "unit budget: kept 4 of 11 units; cut: 6 method, 1 numerical"
+
+
+def _method(start: int, section: str, quote: str) -> Unit:
+    return Unit(id="", kind=UnitKind.METHOD, claim=quote, quote=quote, span=CharSpan(start=start, end=start + len(quote)),
+                section=section)
+
+
+def test_a_method_claim_of_the_paper_is_never_cut_for_one_that_describes_the_field() -> None:
+    field = _method(0, "2 BACKGROUND", "A mixture layer routes each token to its top two experts by a softmax gate.")
+    results = _method(100, "5.2 ABLATION RESULTS", "Removing the cache raises the loss $L = 2.1$ of the router.")
+    own = _method(200, "4.1 Router Cache", "The router keeps the gate scores of each layer and reuses them at decoding.")
+    assert [u.span.start for u in apply_budget([field, results, own], max_units=2).units] == [200]
+
+
+def test_own_voice_settings_and_protocol_are_never_set_aside() -> None:
+    from sa_align.extract.budget import aside
+
+    assert aside(_method(0, "1 INTRODUCTION", "Sparse mixtures typically route each token with a softmax gate."))
+    assert not aside(_method(0, "1 INTRODUCTION", "We propose a router that caches the gate scores of every layer."))
+    assert not aside(_method(0, "3.2 Router Cache", "The router keeps the gate scores of each layer."))
+    assert not aside(unit(UnitKind.NUMERICAL, 0, section="5 Results", params=[("epochs", 10)]))
+    assert not aside(unit(UnitKind.PROTOCOL, 0, section="5 Results"))

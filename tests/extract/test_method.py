@@ -106,3 +106,51 @@ def test_section_numbers_are_stripped_without_eating_the_title(title: str, bare:
     from sa_align.extract.text import bare_title
 
     assert bare_title(title) == bare
+
+
+def test_analysis_sections_give_units_only_for_what_the_paper_runs() -> None:
+    text = (
+        "# 3 Method\n\nWe compute the gate score $g(x) = \\mathrm{softmax}(W x)$ of every token.\n\n"
+        "# 4 Convergence Analysis\n\nThe gate score $g(x) = \\mathrm{softmax}(W x)$ is Lipschitz in $W$ with constant $L = 2$.\n\n"
+        "In our experiments we use a temperature of $\\tau = 0.5$ for the gate score $g(x) = \\mathrm{softmax}(W x / \\tau)$.\n\n"
+        "## 4.1 Step 1: an auxiliary router\n\nLet the auxiliary router be $h(x) = W^\\top x$ with the same weights.\n\n"
+        "# A Dual Spaces\n\nThe dual of a space $U$ is the set $U' = \\{\\ell : U \\to \\mathbb{R}\\}$ of linear maps.\n"
+    )
+    units = extract_units(paper_from_text(text))
+    quotes = [u.quote for u in units]
+    assert any(q.startswith("We compute the gate score") for q in quotes)
+    assert any(q.startswith("In our experiments we use a temperature") for q in quotes)
+    assert not any(q.startswith(("The gate score", "Let the auxiliary router", "The dual of a space")) for q in quotes)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "It can be verified that $g(0) = 0$, hence the router is unbiased.",
+        "It is easy to see that the gate satisfies $\\sum_i g_i(x) = 1$.",
+        "where (a) follows from the triangle inequality and $W^\\top W = I$.",
+        "By Lemma 3, we obtain $g(x) = g(y) + \\nabla g(\\xi)(x - y)$ for the router.",
+        "The identity $\\sum_i g_i(x) = 1$ holds for all inputs $x$ of the router.",
+        "There exist constants $c_1, c_2 > 0$ such that $\\ell_T = c_1 T + c_2$ for the router.",
+        "The router then reaches a regret of $\\mathcal{O}(\\sqrt{T})$ with step size $\\eta = 1/\\sqrt{T}$.",
+        "This gives a sublinear convergence rate for the gate update $W_{t+1} = W_t - \\eta \\nabla \\ell$.",
+    ],
+)
+def test_derivation_and_rate_sentences_give_no_unit(sentence: str) -> None:
+    text = f"# 3 Method\n\nWe compute the gate score $g(x) = \\mathrm{{softmax}}(W x)$ of every token.\n\n{sentence}\n"
+    units = extract_units(paper_from_text(text))
+    assert units and not any(u.quote.startswith(sentence[:20]) for u in units)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The router is trained with the variational lower bound of the likelihood, $\\mathcal{L} = \\log p(x \\mid z) - D$.",
+        "Therefore, the total iteration complexity of the router is $K N = 2 T$.",
+        "Hence, we set the step size $\\eta = 0.01$ so that the gate update $W_{t+1} = W_t - \\eta \\nabla \\ell$ converges.",
+    ],
+)
+def test_claims_near_derivation_words_stay(sentence: str) -> None:
+    text = f"# 3 Method\n\n{sentence}\n"
+    units = extract_units(paper_from_text(text))
+    assert any(u.quote.startswith(sentence[:20]) for u in units)

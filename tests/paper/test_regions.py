@@ -121,7 +121,7 @@ def test_code_listings_are_regions_and_give_no_units() -> None:
 
 
 _STATEMENTS = (
-    "# Analysis\n\nWe train with a learning rate of 3e-4.\n\n"
+    "# 3 Method\n\nWe train with a learning rate of 3e-4.\n\n"
     "Lemma 3 (Bounded drift). For every step size $\\eta = 0.5$ the iterates satisfy\n\n"
     "$$ \\| x_{k+1} - x_k \\| \\le \\eta G $$\n\n"
     "where $G = 10$ bounds the gradient norm.\n\n"
