@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sa_align.models import DriftReport
-from sa_align.report.sentences import definitions, empty_repo_sentence, headline, undecided_sentence
+from sa_align.report.sentences import budget_sentences, definitions, empty_repo_sentence, headline, undecided_sentence
 
 
 def summary_lines(report: DriftReport) -> list[str]:
@@ -12,7 +12,7 @@ def summary_lines(report: DriftReport) -> list[str]:
     counts = ", ".join(f"{k} {v}" for k, v in s.counts.items() if v)
     lines = [f"{s.n_units} units: {counts}", headline(report), *(f"  {d}" for d in definitions(report))]
     undecided = undecided_sentence(report)
-    return lines + ([undecided] if undecided else [])
+    return lines + ([undecided] if undecided else []) + budget_sentences(report)
 
 
 def warnings(report: DriftReport) -> list[str]:

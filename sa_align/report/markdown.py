@@ -11,7 +11,7 @@ from __future__ import annotations
 from sa_align.extract.readable import readable
 from sa_align.markup import code, fence, inline
 from sa_align.models import CodeSpan, DriftReport, EvidenceCode, Label, UnitKind, UnitResult
-from sa_align.report.sentences import definitions, empty_repo_sentence, headline, undecided_sentence
+from sa_align.report.sentences import budget_sentences, definitions, empty_repo_sentence, headline, undecided_sentence
 
 _ORDER = [Label.MISMATCHED, Label.MISATTRIBUTED, Label.STUBBED, Label.MISSING, Label.UNDECIDED]
 _SNIPPET_LINES = 8
@@ -53,6 +53,7 @@ def _summary(report: DriftReport) -> str:
         + f"- {headline(report, lambda x: f'**{x}**')}\n"
         + "".join(f"  - {d}\n" for d in definitions(report))
         + (f"- {undecided}\n" if undecided else "")
+        + "".join(f"- {inline(b)}\n" for b in budget_sentences(report))
         + f"- Decided without a model: {static}; needs review: {s.needs_review}{failed}\n"
         + f"{kappa}"
         + f"{_calibration(report)}"

@@ -57,3 +57,8 @@ def empty_repo_sentence(report: DriftReport) -> str:
     missing = s.counts.get(Label.MISSING.value, 0)
     return (f"The repository holds no code or configuration file: its {missing} missing units were not "
             "searched for, since there was nothing to search.")
+
+
+def budget_sentences(report: DriftReport) -> list[str]:
+    """What the unit budget kept and cut, by kind ("Unit budget: kept 55 of 98 units; cut: 35 method, ...")."""
+    return [f"Unit budget: {f.message.split(':', 1)[1].strip()}" for f in report.flags if f.kind == "unit-budget"]

@@ -120,3 +120,15 @@ def test_a_repository_without_code_is_flagged_and_warned_about(empty):
 def test_a_repository_with_code_gets_no_such_warning(offline):
     assert offline.summary.has_code and not warnings(offline)
     assert not [f for f in offline.flags if f.kind == "empty-repo"] and "Warning:" not in render(offline, "md")
+
+
+def test_what_the_unit_budget_cut_is_listed_in_report_md_and_on_the_console():
+    report = sa_align.evaluate(EX / "paper.md", EX / "repo", config=EvalConfig(embeddings=False, max_units=8))
+    line = next(line for line in summary_lines(report) if line.startswith("Unit budget:"))
+    assert re.fullmatch(r"Unit budget: kept 8 of \d+ units; cut: \d+ \w+(, \d+ \w+)*", line)
+    assert f"- {line}" in render(report, "md")
+
+
+def test_no_budget_line_when_nothing_was_cut(offline):
+    assert not [line for line in summary_lines(offline) if line.startswith("Unit budget:")]
+    assert "Unit budget:" not in render(offline, "md")
