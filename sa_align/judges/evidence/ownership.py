@@ -227,6 +227,15 @@ def claim_names(ctx: Judged, sym: Symbol) -> bool:
     return {root(w) for w in words} <= claim
 
 
+def named_after_claim(ctx: Judged, sym: Symbol) -> bool:
+    """True when a specific word of the function's name is one the claim, quote or steps use
+    (`prioritized_replay_sample` for "sampled in proportion to their priority"); a function named
+    after something else (`interpolate_poses`, `calculate_metrics`) is not the claim's own code."""
+    generic = {root(w) for w in generic_words()}
+    words = {root(w.lower()) for w in split_identifier(sym.name) if len(w) >= 3 and not w.isdigit()} - generic
+    return bool(words & distinctive_words(ctx.unit))
+
+
 def candidate_functions(ctx: Judged, limit: int = 8) -> list[Symbol]:
     """Functions and methods among the top candidates, in rank order, without repeats."""
     out: list[Symbol] = []

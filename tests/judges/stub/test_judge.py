@@ -594,3 +594,39 @@ async def test_a_class_among_the_candidates_is_judged_by_its_entry_method(small)
     unit = complete_unit(Unit(id="m", kind="method", claim="The model is Z = softmax(A_hat ReLU(A_hat X W0) W1): two graph convolutions with a ReLU between them."))
     verdict = judge_stub(repo.context(unit))
     assert verdict.label == Label.STUBBED and "GCN.forward" in verdict.reason, verdict.reason
+
+
+def _unused_helper(name: str) -> dict[str, str]:
+    return {
+        "run.py": '''
+            from env import step
+
+            if __name__ == "__main__":
+                print(step([0.1, 0.2]))
+        ''',
+        "env.py": '''
+            def step(torques):
+                return sum(abs(t) for t in torques)
+        ''',
+        "helpers.py": f'''
+            def {name}(torques, weight=2e-4):
+                joint_torque = [abs(t) for t in torques]
+                torque_penalty = weight * sum(joint_torque)
+                total = torque_penalty
+                return total
+        ''',
+    }
+
+
+async def test_an_unreached_function_named_after_the_claim_is_stubbed(small):
+    unit = method("tq", "The reward penalizes the joint torque with a small weight.", ["torque_penalty", "joint_torque"])
+    verdict = judge_stub(small(_unused_helper("torque_reward")).context(unit))
+    assert verdict.label == Label.STUBBED and not verdict.certain and "nothing names it" in verdict.reason
+
+
+async def test_an_unreached_function_named_after_something_else_is_no_finding(small):
+    # It carries the claim's words, but its name says it is another helper: that nothing calls it shows
+    # nothing about the claim, whose code may live where no candidate looked.
+    unit = method("tq", "The reward penalizes the joint torque with a small weight.", ["torque_penalty", "joint_torque"])
+    verdict = judge_stub(small(_unused_helper("summarize_logs")).context(unit))
+    assert verdict.abstained and verdict.lean is None and "its name says nothing the claim says" in verdict.reason
