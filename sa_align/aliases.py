@@ -422,6 +422,26 @@ _SUBSCRIPTED = re.compile(r"[{}+]|(?<![A-Za-z])[A-Za-z]_|_[A-Za-z0-9]$")
 `r + 2` as R2, `b_{p_d}`): a symbol with its subscript, or an operator, names no dataset, metric or method."""
 
 
+_GLUED_BEFORE = re.compile(r"(?<![\w-])(\w+)-$")
+
+
+def inside_longer_name(text: str, m: Mention) -> bool:
+    """Whether entity mention `m` is glued by a hyphen into a longer name the tables do not hold
+    (`HH-RLHF`, `FR-VAE`, `MA-PPO`, `DI-GAN`): the dataset, model or
+    variant the paper writes, not the shorter one inside it; so is one the paper abbreviates so
+    (`Residual-quantized VAE (FR-VAE)`). Only an upper-case acronym before the hyphen makes the longer
+    name: a word qualifies the name and leaves it (`train-val split`, `Neyman-Pearson`), as does a
+    single letter (`U-ViT` is a ViT, as SA-Bench's claims read it) or a suffix (`ImageNet-R`, `GRU-based`)."""
+    abbreviated = re.compile(r"\s*\(\s*\w+-" + re.escape(m.surface) + r"\s*\)")
+    if abbreviated.match(text, m.end):
+        return True  # `Residual-quantized VAE (FR-VAE)`: the paper's name ends in the shorter one
+    before = _GLUED_BEFORE.search(text, max(0, m.start - 16), m.start)
+    if before is None:
+        return False
+    word = before.group(1)
+    return len(word) >= 2 and word.isupper()
+
+
 def find_entities(text: str, start: int = 0, end: int | None = None) -> list[Mention]:
     """Datasets, metrics, splits and methods named in `text[start:end]`; `target` is `(category, canonical)`."""
     end = len(text) if end is None else end

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sa_align.aliases import (
+    inside_longer_name,
     canonical_entity,
     canonical_param,
     entity_aliases,
@@ -166,3 +167,21 @@ def test_a_generic_count_after_a_word_that_says_what_it_counts_is_no_training_le
     assert named("100000 steps with 1000 warmup steps, 200k training steps") == ["max_steps", "warmup_steps", "max_steps"]
     assert canonical_param("initial time steps") is None
     assert canonical_param("initial learning rate") == canonical_param("init_lr") == "learning_rate"
+
+
+@pytest.mark.parametrize("text, short, inside", [
+    # Must fire: the shorter name glued into a longer one the paper writes.
+    ("we train on the Anthropic HH-RLHF prompts", "RLHF", True),
+    ("our MA-PPO policy", "PPO", True),
+    ("the encoder of FR-VAE", "VAE", True),
+    ("a Residual-quantized VAE (FR-VAE) encodes", "VAE", True),
+    ("a U-ViT backbone", "ViT", False),
+    # Must not fire: a lower-case qualifier before it, a suffix after it, or the name alone.
+    ("a 90/10 train-val split", "val split", False),
+    ("evaluated on ImageNet-R", "ImageNet", False),
+    ("a GRU-based encoder", "GRU", False),
+    ("we compare with PPO and DPO", "PPO", False),
+])
+def test_a_name_inside_a_longer_name_is_not_that_name(text: str, short: str, inside: bool) -> None:
+    m = next(m for m in find_entities(text) if m.surface == short)
+    assert inside_longer_name(text, m) is inside

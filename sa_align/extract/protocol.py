@@ -7,7 +7,7 @@ only the categories in `results_ok` (what was compared, on what data).
 
 from __future__ import annotations
 
-from sa_align.aliases import Mention, entity_aliases, find_entities
+from sa_align.aliases import Mention, entity_aliases, find_entities, inside_longer_name
 from sa_align.extract.text import is_result_sentence
 import re
 from functools import lru_cache
@@ -27,7 +27,7 @@ def protocol_entities(text: str, sent: Sentence) -> list[Mention]:
     """Entity mentions of `sent` that state part of the protocol."""
     if not _any_cue().search(sent.text):
         return []
-    mentions = find_entities(text, sent.start, sent.end)
+    mentions = [m for m in find_entities(text, sent.start, sent.end) if not inside_longer_name(text, m)]
     if not mentions:
         return []
     results = is_result_sentence(sent.text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from sa_align.aliases import code_hints
+from sa_align.aliases import code_hints, computed
 from sa_align.extract.attribution import CitationIndex, attribute, cited_columns
 from sa_align.extract.counts import count_params
 from sa_align.extract.method import is_roadmap, method_sentences, names_code
@@ -80,7 +80,12 @@ class _Builder:
         return sent if text == sent.text else Sentence(sent.start, sent.end, text, sent.section)
 
     def add(self, kind: UnitKind, start: int, end: int, prev_end: int | None, anchor: int | None,
-            cited: str | None = None, **fields) -> Unit:
+            cited: str | None = None, **fields) -> Unit | None:
+        params = fields.get("params") or []
+        if kind == UnitKind.NUMERICAL and params and all(computed(p.name) for p in params):
+            # A unit of nothing but a parameter count (`BitFit | N/A | 0.102` under `#Params (M)`, `across 2B, 7B
+            # and 27B model size`) reports what a model came to; beside its row's settings a count stays.
+            return None
         text = self.paper.text
         if cited is not None:
             attribution, ref = Attribution.CITED, cited  # known from outside the sentence (a table's caption)

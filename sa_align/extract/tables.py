@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from sa_align.aliases import GREEK_NAMES, canonical_param, code_hints, computed, find_entities, find_param_mentions, normalize_key, plausible
+from sa_align.aliases import (GREEK_NAMES, canonical_param, code_hints, computed, find_entities, find_param_mentions,
+                              inside_longer_name, normalize_key, plausible)
 from sa_align.extract.notation import assignment_params
 from sa_align.extract.numerical import PROTOCOL_PARAMS
 from sa_align.extract.spaced import cell_quantities
@@ -381,5 +382,6 @@ def table_entities(text: str, table: Table) -> list:
         if id(cell) in seen:
             continue
         seen.add(id(cell))
-        found += [m for m in find_entities(text, cell.start, cell.end) if m.target[0] in _ENTITY_KINDS]
+        found += [m for m in find_entities(text, cell.start, cell.end)
+                  if m.target[0] in _ENTITY_KINDS and not inside_longer_name(text, m)]
     return found

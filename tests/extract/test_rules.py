@@ -450,3 +450,12 @@ def test_defined_counts_reads_the_papers_own_count_symbols() -> None:
         "$N$ denotes the number of steps. $k$ steps back, $T$ is the horizon."
     )
     assert defined_counts(text) == {"S", "P", "N"}  # a lower-case `$k$` is an index; `$T$` is not a count
+
+
+def test_a_protocol_names_the_longer_name_not_the_one_inside_it() -> None:
+    text = ("# 4 Experiments\n\nWe evaluate on the HH-RLHF dataset and compare against DPO as a baseline.\n\n"
+            "We also evaluate on ImageNet-R and compare against PPO as a baseline.\n")
+    units = [u for u in extract_units(paper_from_text(text)) if u.kind == "protocol"]
+    names = {e for u in units for e in u.entities}
+    assert "RLHF" not in names and "DPO" in names  # must fire: RLHF inside HH-RLHF
+    assert {"ImageNet", "PPO"} <= names  # must not fire: ImageNet-R is an ImageNet

@@ -384,3 +384,21 @@ def test_a_cell_that_names_its_own_settings_gives_them_under_their_names() -> No
     got = params(extract_units(paper_from_text(text)))
     assert got["beta2"] == [(0.999, "Stage-1"), (0.95, "Stage-2")] and got["beta1"] == [(0.9, "Stage-1"), (0.9, "Stage-2")]
     assert "optimizer_hyperparameters" not in got
+
+
+def test_a_parameter_count_column_gives_no_setting() -> None:
+    # Must fire: a row that sets nothing but its method's count under `#Params (M)` gives no unit.
+    text = _table("Table 3: Hyperparameter search grid per method.", ["Method", "Hyperparameters", "#Params (M)"],
+                  ["Adapter", "Bottleneck: [8, 16]", "0.31"], ["BitFit", "N/A", "0.10"], ["SSF", "N/A", "0.21"])
+    got = params(extract_units(paper_from_text(text)))
+    assert [v for v, _ in got.get("num_parameters", [])] == [0.31]
+    # Must not fire: a count beside the row's own settings says how large that configuration is.
+    assert [v for v, _ in got["bottleneck"]] == [[8, 16]]
+
+
+def test_a_model_size_in_a_sentence_gives_no_setting() -> None:
+    text = ("# 4 Experiments\n\nWe compare the scores of the three policies across the 1B, 3B and 13B model size on the "
+            "summarisation task.\n\nWe train every policy with a learning rate of 2e-5 and a batch size of 64.\n")
+    got = params(extract_units(paper_from_text(text)))
+    assert "num_parameters" not in got
+    assert got["learning_rate"] == [(2e-5, None)] and got["batch_size"] == [(64, None)]
