@@ -37,8 +37,6 @@ class Calibrating(Protocol):
     """What `label_unit` asks of the calibrated judge (`sa_align.calibrate.Calibrator`): declared here, so the
     judges depend on no calibrator and the calibrator may use the judges."""
 
-    model: Any
-
     def assess(self, unit: Unit, verdicts: Sequence[Verdict], candidates: Sequence[Candidate], index: Any,
                hand: UnitResult) -> Calibration: ...
 
@@ -71,7 +69,8 @@ async def label_unit(ctx: JudgeContext, calibrator: Calibrating | None = None,
         return decided
     if not calibrator.wants_llm(cal, decided):
         calibrator.skipped_llm(sum(spec.samples for spec in config.judges))
-        return calibrator.decide(hand, cal.model_copy(update={"llm_skipped": True}))
+        skipped = decided.calibration.model_copy(update={"llm_skipped": True})  # set by every calibrated decision
+        return decided.model_copy(update={"calibration": skipped})
     hand = aggregate(unit, static + await judge_llm_votes(ctx, static), candidates, config)
     try:
         return calibrator.decide(hand, cal)
