@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from sa_align.aliases import Mention, ascii_name, categorical, find_param_mentions, plausible
+from sa_align.extract.distribution import normal_std
 from sa_align.extract.spaced import math_quantities, with_spaced, word_numbers
 from sa_align.extract.text import Sentence, cue_regex, cues, is_result_sentence, is_statistics, math_spans, word_regex
 from sa_align.models import Param, UnitKind
@@ -399,6 +400,7 @@ def sentence_bindings(text: str, sent: Sentence, citations=None) -> list[Binding
     if sent.text.startswith("#") or is_statistics(text, sent):
         return []
     found = with_spaced(find_quantities(text, sent.start, sent.end), math_quantities(text, sent.start, sent.end))
+    found = normal_std(text, found, sent.start, sent.end)
     quants = [q for q in found if _usable(text, q, citations)]
     quants = sorted(quants + word_numbers(text, sent.start, sent.end), key=lambda q: q[0])
     if not quants and not _SQUARE.search(text, sent.start, sent.end):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from sa_align.extract.distribution import normal_std
 from sa_align.extract.text import math_spans
 from sa_align.numbers import Quantity, find_quantities
 
@@ -87,8 +88,8 @@ def cell_quantities(cell: str) -> list[Quantity]:
     # A remark in brackets after the value (`[−10, 10] (effective: [−22k, 22k])`, `0.99 (0.995 for
     # Atari)`) qualifies it: its numbers are another setting's, once the cell states its own.
     plain = _CELL_REMARK.sub(" ", fixed)
-    found = [q for s, _, q in find_quantities(plain) if not _LOST_DIGITS.search(plain, 0, s)]
-    return found or [q for s, _, q in find_quantities(fixed) if not _LOST_DIGITS.search(fixed, 0, s)]
+    found = [q for s, _, q in normal_std(plain, find_quantities(plain)) if not _LOST_DIGITS.search(plain, 0, s)]
+    return found or [q for s, _, q in normal_std(fixed, find_quantities(fixed)) if not _LOST_DIGITS.search(fixed, 0, s)]
 
 
 def math_quantities(text: str, start: int, end: int) -> Found:
