@@ -228,9 +228,12 @@ def claim_names(ctx: Judged, sym: Symbol) -> bool:
 
 
 def named_after_claim(ctx: Judged, sym: Symbol) -> bool:
-    """True when a specific word of the function's name is one the claim, quote or steps use
-    (`prioritized_replay_sample` for "sampled in proportion to their priority"); a function named
-    after something else (`interpolate_poses`, `calculate_metrics`) is not the claim's own code."""
+    """True when the unit's hints name the function (`train_transform`), or a specific word of its name
+    is one the claim, quote or steps use (`prioritized_replay_sample` for "sampled in proportion to their
+    priority"); a function named after something else (`interpolate_poses`, `calculate_metrics`) is not
+    the claim's own code."""
+    if any(name_key(h.rsplit(".", 1)[-1]) == name_key(sym.name) for h in ctx.unit.hints):
+        return True
     generic = {root(w) for w in generic_words()}
     words = {root(w.lower()) for w in split_identifier(sym.name) if len(w) >= 3 and not w.isdigit()} - generic
     return bool(words & distinctive_words(ctx.unit))

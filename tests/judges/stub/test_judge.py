@@ -630,3 +630,10 @@ async def test_an_unreached_function_named_after_something_else_is_no_finding(sm
     unit = method("tq", "The reward penalizes the joint torque with a small weight.", ["torque_penalty", "joint_torque"])
     verdict = judge_stub(small(_unused_helper("summarize_logs")).context(unit))
     assert verdict.abstained and verdict.lean is None and "its name says nothing the claim says" in verdict.reason
+
+
+async def test_an_unreached_function_the_units_hints_name_is_the_claims_own(small):
+    # Its name shares no word with the claim, but the unit names it: it is the claim's implementation.
+    unit = method("tq", "The reward penalizes the joint torque with a small weight.", ["summarize_logs", "torque_penalty"])
+    verdict = judge_stub(small(_unused_helper("summarize_logs")).context(unit))
+    assert verdict.label == Label.STUBBED and "nothing names it" in verdict.reason
