@@ -1,6 +1,7 @@
 """A seeded, label-stratified sample of decided units from drift reports, for judging labels by reading code.
 
     python benchmarks/label_sample.py REPORTS --out /tmp/labelset [--per-cell 20] [--seed 0]
+    python benchmarks/label_sample.py REPORTS --out /tmp/labelset --second   # also second.jsonl: the second reader's 20%
 
 REPORTS is the folder `benchmarks/authors_bench.py` writes: `<source>/<paper>/<run>.json`, one
 `DriftReport` per run, `<source>` being `claims` (SA-Bench's claims as units) or `extracted` (the
@@ -92,6 +93,16 @@ def sample(pool: list[dict], per_cell: int, seed: int) -> list[dict]:
     return out
 
 
+def second_sample(chosen: list[dict], share: float = 0.2, seed: int = 0) -> list[dict]:
+    """A random `share` of the sample per (label, code) (seeded): what a second reader re-judges blind."""
+    rng = random.Random(seed)
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for item in chosen:
+        groups[(item["label"], item["code"])].append(item)
+    out = [x for key in sorted(groups) for x in rng.sample(groups[key], max(1, round(share * len(groups[key]))))]
+    return sorted(out, key=lambda x: x["item"])
+
+
 def export(chosen: list[dict], manifest: dict, sabench: Path, out: Path) -> None:
     """Each sampled run's code under `out/repos/<paper>/<setup>`, read from the fetched copies."""
     source = open_source(sabench)
@@ -109,6 +120,12 @@ def export(chosen: list[dict], manifest: dict, sabench: Path, out: Path) -> None
                 source.export(run.repo, dest, skip=tables().result_dir)
 
 
+def _write(path: Path, rows: list[dict]) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("reports", type=Path)
@@ -116,14 +133,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-cell", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--export", type=Path, help="SA-Bench (checkout or git dir): export the sampled runs' code")
+    ap.add_argument("--second", action="store_true", help="also write second.jsonl, the second reader's share")
     args = ap.parse_args(argv)
     manifest = {e["paper"]: e for e in yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))}
     pool = items(args.reports, manifest)
     chosen = sample(pool, args.per_cell, args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
-    with open(args.out / "items.jsonl", "w", encoding="utf-8") as fh:
-        for i, item in enumerate(chosen):
-            fh.write(json.dumps({"item": i, **item}, ensure_ascii=False) + "\n")
+    chosen = [{"item": i, **item} for i, item in enumerate(chosen)]
+    _write(args.out / "items.jsonl", chosen)
+    if args.second:
+        _write(args.out / "second.jsonl", second_sample(chosen, seed=args.seed))
     counts: dict[tuple, int] = defaultdict(int)
     for item in chosen:
         counts[(item["label"], item["code"], item["source"])] += 1

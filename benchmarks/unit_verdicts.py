@@ -4,6 +4,8 @@
     python benchmarks/unit_verdicts.py dump SA-BENCH --papers mrq,olmoe --out /tmp/units
     # junk share pooled and per paper, coverage, orphaned verdicts, second-reader agreement
     python benchmarks/unit_verdicts.py score SA-BENCH [--verdicts benchmarks/verdicts/units.jsonl]
+    # which first-reader verdicts of one commit the second reader re-judges (seeded 20% per paper)
+    python benchmarks/unit_verdicts.py second --commit 1b6d8b03ff129886a4b906c9f17f4b1784b7667c --out /tmp/second.jsonl
 
 SA-BENCH is a checkout or the git directory of SA-Bench; only development papers are read.
 Units no verdict matches are new (not yet judged) and counted per paper; orphaned verdicts are
@@ -182,8 +184,23 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("score", help="junk share, coverage, orphans and agreement from the verdict file")
     s.add_argument("sabench", type=Path)
     s.add_argument("--verdicts", type=Path, default=VERDICTS)
+    r = sub.add_parser("second", help="the seeded 20%% per paper of one commit's first verdicts a second reader re-judges")
+    r.add_argument("--commit", required=True, help="`judged_at_commit` of the first verdicts to sample from")
+    r.add_argument("--verdicts", type=Path, default=VERDICTS)
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
-    return dump(args) if args.cmd == "dump" else score(args)
+    return {"dump": dump, "score": score, "second": second}[args.cmd](args)
+
+
+def second(args: argparse.Namespace) -> int:
+    first = [r for r in read_verdicts(args.verdicts) if r["reader"] == "first" and r["judged_at_commit"] == args.commit]
+    chosen = sample_for_second_reader(first, seed=args.seed)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        for r in chosen:
+            fh.write(json.dumps({k: r[k] for k in ("paper", "paper_sha256", "span", "kind", "unit_id")}) + "\n")
+    print(f"{len(chosen)} of {len(first)} units")
+    return 0
 
 
 if __name__ == "__main__":
