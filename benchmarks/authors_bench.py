@@ -7,7 +7,8 @@ For each development paper of `benchmarks/authors/manifest.yaml` with a release,
 exported at its recorded commits from the fetched git directories (`<mirrors>/<owner>+<name>/repo`;
 the repositories of a split release side by side, each in a folder named after it) into a temporary
 folder outside the project (files whose content the snapshot lacks, checkpoints and other files of
-4 MiB and more, are left out and counted), and evaluated twice with `EvalConfig(embeddings=False)`: with SA-Bench's
+4 MiB and more, are left out and counted), and evaluated twice with `EvalConfig(embeddings=False)` (`--preview`,
+`--ignore`: the rules it runs with, `sa-align rules`): with SA-Bench's
 claims of the paper as units (read from the `claude-sonnet_basic` run's score file: a paper's claims
 are the same in every setup) and with the units the extractor reads from the paper. The paper's 12
 agent runs are evaluated the same two ways, their repositories exported by `sa_align.bench.sabench`
@@ -47,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 from sa_align.bench.sabench.dataset import RunRef, claim_units, read_scores, tables
 from sa_align.bench.sabench.runner import _empty, _has_repo, _paper, run_paths
 from sa_align.bench.sabench.source import _SAFE_GIT, Source, open_source
-from sa_align.config import EvalConfig
+from sa_align.config import EvalConfig, RulesConfig
 from sa_align.paper import load_paper
 from sa_align.pipeline import evaluate
 
@@ -160,7 +161,7 @@ def _missing_blobs(git: list[str], commit: str) -> list[str]:
     return [path for (sha, path), answer in zip(blobs, answers) if answer.endswith(" missing")]
 
 
-def run_job(job: Job, sabench: str, mirrors: str, work: str, out: str) -> Done:
+def run_job(job: Job, sabench: str, mirrors: str, work: str, out: str, rules: str = "{}") -> Done:
     """Export the job's repository, write the reports not yet written, remove the export."""
     started = time.perf_counter()
     done = Done(job)
@@ -184,7 +185,7 @@ def run_job(job: Job, sabench: str, mirrors: str, work: str, out: str) -> Done:
             for name in todo:
                 units = claim_units(scores.claims) if name == "claims" else None
                 t0 = time.perf_counter()
-                report = evaluate(load_paper(paper), repo, units=units, config=EvalConfig(embeddings=False))
+                report = evaluate(load_paper(paper), repo, units=units, config=EvalConfig(embeddings=False, rules=RulesConfig.model_validate_json(rules)))
                 done.seconds[name] = round(time.perf_counter() - t0, 1)
                 _write(report_path(Path(out), name, job.paper, job.subject), report.model_dump_json())
         finally:
@@ -207,10 +208,11 @@ def _write(path: Path, text: str) -> None:
     os.replace(part, path)
 
 
-def execute(jobs: list[Job], sabench: Path, mirrors: Path, out: Path, workers: int) -> list[Done]:
+def execute(jobs: list[Job], sabench: Path, mirrors: Path, out: Path, workers: int, rules: RulesConfig | None = None) -> list[Done]:
     results = []
     with tempfile.TemporaryDirectory(prefix="sa-align-authors-") as work:
-        args = [(job, str(sabench), str(mirrors), work, str(out)) for job in jobs]
+        chosen = (rules or RulesConfig()).model_dump_json()
+        args = [(job, str(sabench), str(mirrors), work, str(out), chosen) for job in jobs]
         with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
             futures = [pool.submit(run_job, *a) for a in args]
             for i, future in enumerate(as_completed(futures), 1):
@@ -362,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--summary", type=Path, default=None, help="also write the figures as JSON here")
     ap.add_argument("--tables-only", action="store_true", help="read the reports under --out; evaluate nothing")
+    ap.add_argument("--preview", action="store_true", help="let preview rules set failure labels (`sa-align rules`)")
+    ap.add_argument("--ignore", default="", help="comma-separated rule codes or prefixes to switch off")
     args = ap.parse_args(argv)
     entries = releases(args.manifest, args.papers.split(",") if args.papers else None)
     _, runs = run_paths(args.sabench, [e["paper"] for e in entries])
@@ -370,7 +374,8 @@ def main(argv: list[str] | None = None) -> int:
         setups.setdefault(r.paper, []).append(r.setup)
     if not args.tables_only:
         started = time.perf_counter()
-        done = execute(make_jobs(entries, setups), args.sabench, args.mirrors, args.out, args.workers)
+        rules = RulesConfig(preview=args.preview, ignore=[c for c in args.ignore.split(",") if c])
+        done = execute(make_jobs(entries, setups), args.sabench, args.mirrors, args.out, args.workers, rules)
         skipped = [d for d in done if d.skipped]
         print(f"\n{len(done)} repositories in {time.perf_counter() - started:.0f} s, {len(skipped)} skipped")
         for d in skipped:

@@ -96,6 +96,18 @@ class CalibrationConfig(_Config):
         return v
 
 
+class RulesConfig(_Config):
+    """Which rules may decide a label (`sa-align rules` lists the codes), as ruff selects its rules."""
+
+    select: list[str] | None = None
+    """Codes or code prefixes that may decide (`NUM`, `STB00`, `CAL001`, `ALL`); `None` selects every rule."""
+    ignore: list[str] = Field(default_factory=list)
+    """Codes or prefixes switched off, after `select`: their verdicts become abstentions, their steps are not taken."""
+    preview: bool = False
+    """Let preview rules (precision below the stable bar, or too few hand-judged decisions) set failure labels;
+    off, their findings are held back as evidence for review (`UnitResult.held_label`)."""
+
+
 class EvalConfig(_Config):
     """Everything that shapes one evaluation; stored (without secrets) in the report."""
 
@@ -143,6 +155,8 @@ class EvalConfig(_Config):
     """Indexer limits."""
     calibration: CalibrationConfig = Field(default_factory=CalibrationConfig)
     """The calibrated judge (on by default)."""
+    rules: RulesConfig = Field(default_factory=RulesConfig)
+    """Which rules may decide, and whether preview rules may set failure labels."""
 
     @field_validator("judges", "extractors", mode="before")
     @classmethod

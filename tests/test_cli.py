@@ -27,7 +27,7 @@ def test_evaluate_writes_reports_and_gates(tmp_path):
     ok = runner.invoke(app, args)
     assert ok.exit_code == 0, ok.output
     data = json.loads((tmp_path / "report.json").read_text())
-    assert data["schema_version"] == "1.3" and len(data["results"]) == 22
+    assert data["schema_version"] == "1.4" and len(data["results"]) == 22
     assert "# Drift report" in (tmp_path / "report.md").read_text()
     below = runner.invoke(app, args + ["--fail-under", "0.99"])
     assert below.exit_code == 1

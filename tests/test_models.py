@@ -66,8 +66,8 @@ def test_cost_adds_and_unknown_price_stays_unknown():
 def test_report_round_trips_through_json():
     report = DriftReport(paper=PaperIdentity(title="T"), repo=RepoIdentity(path="r"))
     again = DriftReport.model_validate_json(report.model_dump_json())
-    assert again == report and again.schema_version == "1.3"
-    assert UnitsFile().schema_version == "1.3"
+    assert again == report and again.schema_version == "1.4"
+    assert UnitsFile().schema_version == "1.4"
     assert Label("stubbed") is Label.STUBBED
 
 

@@ -37,6 +37,10 @@ from sa_align.judges.aggregate import TIE_ORDER, aggregate
 from sa_align.judges.routing import label_levels
 from sa_align.models import LABEL_SCORES, Calibration, Label, UnitResult, Verdict
 from sa_align.prose import shorten
+from sa_align.rules.policy import enabled
+
+UNDECIDED_RULES = {"band": "CAL003", "abstain": "CAL004"}
+"""The codes of the steps that leave a unit `undecided` (`units/rules/rules.yaml`)."""
 
 
 def calibrated_result(hand: UnitResult, cal: Calibration, config: EvalConfig) -> UnitResult:
@@ -77,20 +81,22 @@ def _labelled(hand: UnitResult, cal: Calibration, config: EvalConfig) -> UnitRes
             disagrees = hand.label != Label.ALIGNED
             note = f"; the calibrated judge disagrees (probability {p:.2f} of faithful)" if disagrees else ""
             return _keep(hand, cal, "evidence", review=True, note=note)
-        if hand.candidates:
+        if hand.candidates and enabled("CAL001", config.rules):
             return _lift(hand, cal)
     if failures and len(failures) < len(votes) and (p <= low or _strong(failures, config)):
         # Judges disagree (something located, something wrong): their own aggregate decides, for review.
         return _keep(hand, cal, "evidence", review=True)
     if _strong(failures, config):
         return _failure(hand, failures, cal, config, review=p > low)
-    if low < p < high or (p >= high and not hand.candidates):
+    if (low < p < high or (p >= high and not hand.candidates)) and enabled("CAL003", config.rules):
         return _undecided(hand, cal, "band", f"the calibrated judge is unsure (probability {p:.2f} of faithful)", review=True)
     if failures:
         return _failure(hand, failures, cal, config)
     leans = [v for v in hand.verdicts if v.abstained and v.lean is not None and v.lean != Label.ALIGNED]
-    if leans:
+    if leans and enabled("CAL002", config.rules):
         return _leaned(hand, leans, cal)
+    if not enabled("CAL004", config.rules):
+        return _keep(hand, cal, "none")  # the veto switched off: the judges' own aggregate stands
     return _undecided(hand, cal, "abstain", f"the calibrated judge leans unfaithful (probability {p:.2f}), but no judge found a failure to show")
 
 
@@ -117,15 +123,16 @@ def _lift(hand: UnitResult, cal: Calibration) -> UnitResult:
     return hand.model_copy(update={
         "label": Label.ALIGNED, "score": LABEL_SCORES[Label.ALIGNED], "confidence": round(p, 4), "decided_by": "static",
         "agreement": round(len(aligned) / len(votes), 4) if votes else None, "needs_review": False,
-        "evidence": evidence, "reason": reason, "calibration": cal.model_copy(update={"applied": "aligned"}),
+        "evidence": evidence, "reason": reason, "rule": "CAL001",
+        "calibration": cal.model_copy(update={"applied": "aligned"}),
     })
 
 
 def _undecided(hand: UnitResult, cal: Calibration, how: str, why: str, *, review: bool = False) -> UnitResult:
     return hand.model_copy(update={
         "label": Label.UNDECIDED, "score": None, "confidence": 0.0, "decided_by": "none", "agreement": None,
-        "needs_review": review, "evidence": [], "reason": f"{why}; uncalibrated: {hand.label.value}"
-                                                         + (f" ({shorten(hand.reason, 200)})" if hand.reason else ""),
+        "needs_review": review, "evidence": [], "rule": UNDECIDED_RULES[how],
+        "reason": f"{why}; uncalibrated: {hand.label.value}" + (f" ({shorten(hand.reason, 200)})" if hand.reason else ""),
         "calibration": cal.model_copy(update={"applied": how}),
     })
 
@@ -136,7 +143,7 @@ def _leaned(hand: UnitResult, leans: list[Verdict], cal: Calibration) -> UnitRes
     p = float(cal.probability or 0.0)
     return hand.model_copy(update={
         "label": best.lean, "score": best.score, "confidence": round(1.0 - p, 4), "decided_by": "static",
-        "agreement": None, "needs_review": False, "evidence": list(best.evidence),
+        "agreement": None, "needs_review": False, "evidence": list(best.evidence), "rule": "CAL002",
         "reason": f"calibrated judge: probability {p:.2f} that the claim is implemented faithfully; {best.judge}: {best.reason}",
         "calibration": cal.model_copy(update={"applied": "lean"}),
     })

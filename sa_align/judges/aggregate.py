@@ -16,7 +16,8 @@ Policy:
    mean confidence of the winning votes times the winning share of the weight.
    The unit `needs_review` when agreement is below `config.review_agreement`,
    confidence below `config.review_confidence`, or certain verdicts disagree.
-5. `score` is the mean SA-Bench score of the winning votes (the label's default
+5. `rule` is the code of the most confident winning vote's rule.
+   `score` is the mean SA-Bench score of the winning votes (the label's default
    level when none gave one). `decided_by` is `static` when only static judges
    voted for the winner, else `llm`.
 6. Judge errors are kept in the verdicts and summarized in `error`; they never
@@ -93,7 +94,7 @@ def aggregate(unit: Unit, verdicts: list[Verdict], candidates: list[Candidate], 
     return UnitResult(
         label=label, score=None if score is None else round(score, 4), confidence=confidence,
         decided_by=decided_by, agreement=agreement, needs_review=needs_review,
-        evidence=_evidence(winners), reason=best.reason, **base,
+        evidence=_evidence(winners), reason=best.reason, rule=best.rule, **base,
     )
 
 

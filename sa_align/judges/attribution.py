@@ -100,7 +100,7 @@ def _check(sig: Signature, ctx: JudgeContext) -> Verdict | None:
             line = cand.span.start_line + cand.snippet.count("\n", 0, m.start())
             return decide(NAME, Label.MISATTRIBUTED,
                           f"the paper states its variant ({sig.id}) but the code implements the prior form: `{m.group(0).strip()[:80]}`",
-                          confidence=0.8, evidence=[line_span(cand.span.path, line, cand.span.symbol)])
+                          rule="ATT001", confidence=0.8, evidence=[line_span(cand.span.path, line, cand.span.symbol)])
     if sig.absent_means_cited:
         impl = relevant_symbols(ctx, limit=3)
         impl = [s for s in impl if s.end_line - s.start_line + 1 >= MIN_IMPL_LINES
@@ -110,7 +110,7 @@ def _check(sig: Signature, ctx: JudgeContext) -> Verdict | None:
             span = CodeSpan(path=sym.path, start_line=sym.start_line, end_line=sym.end_line, symbol=sym.qualname)
             return decide(NAME, Label.MISATTRIBUTED,
                           f"the paper states its variant ({sig.id}); `{sym.qualname}` and the rest of the code never implement it",
-                          confidence=0.65, evidence=[span])
+                          rule="ATT002", confidence=0.65, evidence=[span])
     return None
 
 

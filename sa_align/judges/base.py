@@ -54,10 +54,11 @@ def abstain(judge: str, reason: str, *, error: str | None = None, model: str | N
     return Verdict(judge=judge, model=model, label=Label.UNDECIDED, abstained=True, reason=reason, error=error)
 
 
-def lean(judge: str, label: Label, reason: str, *, confidence: float, score: float | None = None,
+def lean(judge: str, label: Label, reason: str, *, rule: str, confidence: float, score: float | None = None,
          evidence: list[CodeSpan] | None = None) -> Verdict:
-    """An abstention that points at `label`: weak evidence that never votes (see `Verdict.lean`)."""
-    return Verdict(judge=judge, label=Label.UNDECIDED, abstained=True, lean=label, reason=reason,
+    """An abstention that points at `label`: weak evidence that never votes (see `Verdict.lean`).
+    `rule` is the code of the rule that leans (`units/rules/rules.yaml`)."""
+    return Verdict(judge=judge, label=Label.UNDECIDED, abstained=True, lean=label, reason=reason, rule=rule,
                    confidence=confidence, score=LABEL_SCORES.get(label) if score is None else score,
                    evidence=list(evidence or [])[:10])
 
@@ -67,15 +68,18 @@ def decide(
     label: Label,
     reason: str,
     *,
+    rule: str,
     confidence: float,
     certain: bool = False,
     evidence: list[CodeSpan] | None = None,
     score: float | None = None,
 ) -> Verdict:
-    """A voting verdict; the score defaults to the label's SA-Bench level."""
+    """A voting verdict; the score defaults to the label's SA-Bench level. `rule` is the code of the
+    rule that decided it (`units/rules/rules.yaml`): every decision names one."""
     return Verdict(
         judge=judge,
         label=label,
+        rule=rule,
         score=LABEL_SCORES.get(label) if score is None else score,
         confidence=confidence,
         certain=certain,

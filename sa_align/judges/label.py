@@ -19,6 +19,9 @@ A reader who asks "why did this unit get this label?" follows it here, in this o
 6. **Decision**: the calibrated result, or the hand-set aggregate when calibration is
    off (`calibrator=None`) or failed for this unit (the error is recorded, the run
    goes on).
+7. **Rules**: every decision names the code of its rule (`sa-align rules`). A rule the
+   run switched off (`config.rules`) abstains in step 1-2 and its policy step is not
+   taken; a preview rule's failure is held back for review (`rules/policy.py`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from sa_align.judges.aggregate import aggregate
 from sa_align.judges.base import Judge, JudgeContext, abstain
 from sa_align.judges.scope import scoped
 from sa_align.models import Calibration, Candidate, Unit, UnitResult, Verdict
+from sa_align.rules.policy import enabled, hold_preview, switched_off
 
 
 class Calibrating(Protocol):
@@ -54,6 +58,11 @@ async def label_unit(ctx: JudgeContext, calibrator: Calibrating | None = None,
     `calibrator=None` is the uncalibrated run (the hand-set aggregate decides). Errors
     that degrade the unit without failing it are appended to `errors` when given.
     """
+    return hold_preview(await _decided(ctx, calibrator, errors), ctx.config.rules)
+
+
+async def _decided(ctx: JudgeContext, calibrator: Calibrating | None, errors: list[str] | None) -> UnitResult:
+    """Steps 1-6: the label before the preview policy."""
     unit, candidates, config = ctx.unit, ctx.candidates, ctx.config
     static = await judge_static(ctx)
     if calibrator is None:
@@ -100,7 +109,13 @@ async def _run(judge: Judge, ctx: JudgeContext) -> Verdict:
 async def judge_static(ctx: JudgeContext) -> list[Verdict]:
     """The static judges' verdicts on one unit, each passed through the scope gate (steps 1-2)."""
     raw = await asyncio.gather(*(_run(j, ctx) for j in static_judges_for(ctx)))
-    return [scoped(ctx.unit, v, ctx.index) for v in raw]
+    return [switched_off(_gated(ctx, v), ctx.config.rules) for v in raw]
+
+
+def _gated(ctx: JudgeContext, verdict: Verdict) -> Verdict:
+    """The scope gate's verdict, unless the run switched off the gate's rule."""
+    gated = scoped(ctx.unit, verdict, ctx.index)
+    return gated if gated is verdict or enabled(gated.rule, ctx.config.rules) else verdict
 
 
 def llm_would_run(ctx: JudgeContext, static: list[Verdict]) -> bool:
@@ -108,7 +123,8 @@ def llm_would_run(ctx: JudgeContext, static: list[Verdict]) -> bool:
     (it would outrank every LLM vote, so harnesses do not pay for votes that cannot change a label),
     and a kind whose `llm` policy is not `never`."""
     certain = any(v.certain and not v.abstained for v in static)
-    return ctx.client is not None and bool(ctx.config.judges) and not certain and routing.llm_policy(ctx.unit.kind) != "never"
+    return (ctx.client is not None and bool(ctx.config.judges) and not certain and enabled("LLM001", ctx.config.rules)
+            and routing.llm_policy(ctx.unit.kind) != "never")
 
 
 async def judge_llm_votes(ctx: JudgeContext, static: list[Verdict]) -> list[Verdict]:

@@ -132,7 +132,7 @@ def _verdict(reply: JudgeReply, model: str, shown: list[Shown], cost: Any) -> Ve
         symbol = owner.cand.span.symbol if owner is not None else None
         evidence.append(CodeSpan(path=e.path, start_line=max(1, e.start_line), end_line=max(1, e.end_line), symbol=symbol))
     return Verdict(judge=NAME, model=model, label=Label(reply.label), score=reply.score,
-                   confidence=reply.confidence, reason=reply.reason, evidence=evidence, cost=cost)
+                   confidence=reply.confidence, reason=reply.reason, evidence=evidence, cost=cost, rule="LLM001")
 
 
 async def _judge_with(ctx: JudgeContext, spec: ModelSpec) -> list[Verdict]:

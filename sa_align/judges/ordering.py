@@ -152,14 +152,14 @@ def judge_ordering(ctx: JudgeContext) -> Verdict:
             evidence = [line_span(fn.path, ln, fn.qualname) for ln in chosen]
             located = ", ".join(f"'{s}' at line {ln}" for s, ln in zip(order, chosen))
             return decide(NAME, Label.ALIGNED, f"in `{fn.qualname}` the steps run in the stated order: {located}",
-                          confidence=0.75, evidence=evidence)
+                          rule="ORD001", confidence=0.75, evidence=evidence)
         first = [min(f) for f in found]
         if len(set(first)) < len(first):
             continue  # two steps on one line (nested calls): no order to read
         evidence = [line_span(fn.path, ln, fn.qualname) for ln in first]
         located = ", ".join(f"'{s}' at line {ln}" for s, ln in zip(order, first))
         return decide(NAME, Label.MISMATCHED, f"in `{fn.qualname}` the steps run out of the stated order: {located}",
-                      confidence=0.75, evidence=evidence)
+                      rule="ORD002", confidence=0.75, evidence=evidence)
     # No lean: steps spread over functions are normal in correct code (on the own cases 14 of 22
     # clean ordering units would have leaned to `mismatched`).
     return abstain(NAME, "no candidate function contains every step, each on its own line, in an unambiguous order")

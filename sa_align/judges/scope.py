@@ -122,13 +122,16 @@ def scoped(unit: Unit, verdict: Verdict, index=None) -> Verdict:
         if not rest:
             return verdict
         shown = ", ".join(f"{n:g}" for n in rest[:6])
-        return _partial(verdict, f"{verdict.reason}; but the claim also states {shown}, which no checked parameter carries")
-    return _partial(verdict, f"{verdict.reason}; but this shows only part of a claim stated in free text")
+        return _partial(verdict, f"{verdict.reason}; but the claim also states {shown}, which no checked parameter carries",
+                        "SCP001")
+    return _partial(verdict, f"{verdict.reason}; but this shows only part of a claim stated in free text", "SCP001")
 
 
-def _partial(verdict: Verdict, reason: str) -> Verdict:
-    """A verdict on part of the claim: it no longer votes, but still leans to its label."""
-    return lean(verdict.judge, verdict.label, reason, confidence=verdict.confidence, score=verdict.score,
+def _partial(verdict: Verdict, reason: str, rule: str) -> Verdict:
+    """A verdict on part of the claim: it no longer votes, but still leans to its label. The gate's
+    rule (`rule`) is the lean's code; the reason ends with the code of the rule it held back."""
+    reason = f"{reason} (held back: {verdict.rule})" if verdict.rule else reason
+    return lean(verdict.judge, verdict.label, reason, rule=rule, confidence=verdict.confidence, score=verdict.score,
                 evidence=verdict.evidence)
 
 
@@ -140,7 +143,8 @@ def _renamed(unit: Unit, verdict: Verdict, index) -> Verdict:
         return verdict
     if not any(_elsewhere(p, index) for p in unit.params):
         return verdict  # the values occur only as other settings of the same name (another preset): a real finding
-    return _partial(verdict, f"{verdict.reason}; but every value the claim states occurs in the code, perhaps under other names")
+    return _partial(verdict, f"{verdict.reason}; but every value the claim states occurs in the code, perhaps under other names",
+                    "SCP002")
 
 
 def _elsewhere(param, index) -> bool:

@@ -75,8 +75,8 @@ def judge_values(ctx: JudgeContext) -> Verdict:
     if unit.kind != UnitKind.NUMERICAL and words and len(found) * 3 >= len(words):
         return decide(NAME, Label.MISMATCHED,
                       f"{reason}, though the code has what the claim describes ({', '.join(sorted(found)[:5])})",
-                      confidence=MISMATCHED_CONFIDENCE, score=0.25)
-    return decide(NAME, Label.MISSING, reason, confidence=MISSING_CONFIDENCE)
+                      rule="VAL001", confidence=MISMATCHED_CONFIDENCE, score=0.25)
+    return decide(NAME, Label.MISSING, reason, rule="VAL003", confidence=MISSING_CONFIDENCE)
 
 
 def _written(unit, stated: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -108,7 +108,7 @@ def _absent_lean(stated: list[tuple[float, float]], present: list[float]) -> Ver
         return None
     shown = ", ".join(f"{n:g}" for n in absent[:6])
     return lean(NAME, Label.MISMATCHED, f"{len(absent)} of the {len(stated)} values the claim states occur in no code "
-                f"or config file ({shown})", confidence=LEAN_CONFIDENCE, score=0.5)
+                f"or config file ({shown})", rule="VAL004", confidence=LEAN_CONFIDENCE, score=0.5)
 
 
 def _partly_absent(stated: list[tuple[float, float]], present: list[float]) -> Verdict | None:
@@ -119,5 +119,5 @@ def _partly_absent(stated: list[tuple[float, float]], present: list[float]) -> V
     shown = ", ".join(f"{n:g}" for n in absent[:6])
     return decide(NAME, Label.MISMATCHED,
                   f"{len(absent)} of the {len(stated)} values the claim states occur in no code or config file ({shown})",
-                  confidence=PARTLY_CONFIDENCE, score=0.5)
+                  rule="VAL002", confidence=PARTLY_CONFIDENCE, score=0.5)
 

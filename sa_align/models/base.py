@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-SCHEMA_VERSION = "1.3"
+SCHEMA_VERSION = "1.4"
 """Version of the DriftReport and units-file formats; bump on any breaking change."""
 
 SA_BENCH_LEVELS: tuple[float, ...] = (1.0, 0.75, 0.5, 0.25, 0.0)

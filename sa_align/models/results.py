@@ -79,6 +79,8 @@ class Verdict(_Model):
     """True when the judge could not decide; the verdict then carries no vote."""
     error: str | None = None
     """Error that made the judge abstain, if any."""
+    rule: str | None = None
+    """The code of the rule that made this decision or lean (`NUM005`; `sa-align rules` lists them); `None` for a plain abstention."""
     lean: Label | None = None
     """For an abstention: the label the judge's weak evidence points to (a few stated values absent, claim words mostly absent, a check that covers only part of the claim). It never votes; the calibrated judge weighs it, and may label a unit it is sure is unfaithful by a failure lean."""
 
@@ -155,6 +157,10 @@ class UnitResult(_Model):
     """Error that degraded this unit, if any."""
     calibration: Calibration | None = None
     """The calibrated judge's probability and how it shaped the label; `None` when calibration is off."""
+    rule: str | None = None
+    """The code of the rule that decided the label (`NUM005`, `CAL001`, `LLM001`), or that left the unit `undecided` (the calibrated judge's band, a preview rule's held finding); `None` when no judge decided anything."""
+    held_label: Label | None = None
+    """The failure label a preview rule found and held back (`rule` names it): the finding is evidence for review, not a label, unless the run was given `--preview`."""
     next_step: str = ""
     """For an undecided unit, what would decide it, in a sentence or two: `--judge MODEL` and the model calls that takes, the setting or name a static judge found nowhere, or why a person must look; empty for a decided unit."""
     next_step_calls: int | None = None

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sa_align.calibrate import Calibrator
-from sa_align.config import EvalConfig
+from sa_align.config import EvalConfig, RulesConfig
 from sa_align.index import build_index
 from sa_align.judges import JudgeContext, label_unit
 from sa_align.models import Unit, UnitResult
@@ -35,10 +35,12 @@ def make_repo(tmp_path: Path, name: str, edits: dict[str, tuple[str, str]] | Non
 
 class Judged:
     """An indexed repository plus a retriever; `judge(unit)` labels a unit with `label_unit`,
-    uncalibrated (the hand-set aggregate) or, with `calibrated=True`, through the shipped calibrated judge."""
+    uncalibrated (the hand-set aggregate) or, with `calibrated=True`, through the shipped calibrated judge.
+    Rules decide as a `--preview` run lets them: these tests are about what each rule finds; what the
+    preview policy holds back is tested in `tests/rules/`."""
 
     def __init__(self, repo: Path, config: EvalConfig | None = None, *, calibrated: bool = False) -> None:
-        self.config = config or EvalConfig(embeddings=False)
+        self.config = config or EvalConfig(embeddings=False, rules=RulesConfig(preview=True))
         self.index = build_index(repo)
         self.retriever = build_retriever(self.index, self.config)
         self.calibrator = Calibrator.for_config(self.config) if calibrated else None

@@ -80,17 +80,17 @@ async def test_failures_on_part_of_the_claim_stand(small):
 
 def test_presence_judges_never_align_a_derived_unit_and_given_fields_are_trusted():
     derived = _free("protocol", "Evaluate on CIFAR-100 with the full augmentation pipeline and 5 seeds")
-    vote = decide("protocol", Label.ALIGNED, "the code uses CIFAR-100", confidence=0.8)
+    vote = decide("protocol", Label.ALIGNED, "the code uses CIFAR-100", rule="PRO001", confidence=0.8)
     assert scoped(derived, vote).abstained
     given = Unit(id="g", kind="protocol", claim="Evaluate on CIFAR-100", entities=["CIFAR-100"])
     assert scoped(given, vote) is vote
-    failure = decide("protocol", Label.MISSING, "no code uses CIFAR-100", confidence=0.8)
+    failure = decide("protocol", Label.MISSING, "no code uses CIFAR-100", rule="PRO003", confidence=0.8)
     assert scoped(derived, failure) is failure
 
 
 def test_a_unit_with_given_params_is_not_gated():
     unit = Unit(id="n", kind="numerical", claim="lr 0.1 for 90 epochs", params=[Param(name="learning_rate", value=0.1)])
-    vote = decide("numeric", Label.ALIGNED, "lr matches", confidence=1.0)
+    vote = decide("numeric", Label.ALIGNED, "lr matches", rule="NUM001", confidence=1.0)
     assert scoped(unit, vote) is vote
 
 

@@ -22,7 +22,7 @@ def example_report():
 def test_json_of_the_example_validates(example_report):
     data = json.loads(render(example_report, "json"))
     validate_report_json(data)  # raises on any schema violation
-    assert data["schema_version"] == "1.3" and len(data["results"]) == 22
+    assert data["schema_version"] == "1.4" and len(data["results"]) == 22
     assert data["summary"]["judge_errors"] == 0 and data["errors"] == []
     assert data["retrieval"]["signals"] == ["bm25", "param", "name", "signature", "graph"]
     assert data["retrieval"]["embeddings"] is False  # switched off in this config, and the report says so

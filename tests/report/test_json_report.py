@@ -9,7 +9,7 @@ from sa_align.report import load_report, render, validate_report_json, write_rep
 def test_json_validates_against_the_shipped_schema_and_reloads(sample_report, tmp_path):
     data = json.loads(render(sample_report, "json"))
     validate_report_json(data)
-    assert data["schema_version"] == "1.3"
+    assert data["schema_version"] == "1.4"
     (path,) = write_reports(sample_report, tmp_path, ["json"])
     assert load_report(path) == sample_report
 

@@ -269,7 +269,7 @@ def dangling(ctx: JudgeContext) -> Verdict | None:
     certain = bool(keys) and _all_gone(index, hints, keys)
     names = ", ".join(f"`{u.name}` ({u.path}:{u.line}, from `{h}`)" for u, h, _ in hits[:3])
     reason = f"code reads {names} but no code produces it, and no definition the unit names exists"
-    return decide(NAME, Label.MISSING, reason, confidence=CONFIDENCE, certain=certain,
+    return decide(NAME, Label.MISSING, reason, rule="MIS006", confidence=CONFIDENCE, certain=certain,
                   evidence=[line_span(u.path, u.line) for u, _, _ in hits[:5]])
 
 

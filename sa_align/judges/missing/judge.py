@@ -103,10 +103,10 @@ def _numerical(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
         # The setting may be implicit (a library default) in code that does the thing: a lean, not a finding.
         names = ", ".join(f"`{p.name}`" for p in params)
         return lean(NAME, Label.MISSING, f"no code or config sets or names {names}, though the claim's subject occurs "
-                    f"in the code ({', '.join(sorted(found)[:4])})", confidence=LEAN_CONFIDENCE)
+                    f"in the code ({', '.join(sorted(found)[:4])})", rule="MIS003", confidence=LEAN_CONFIDENCE)
     names = ", ".join(f"`{p.name}`" for p in params)
     return decide(NAME, Label.MISSING, f"no code or config sets or names {names}, and the stated value occurs under no related name",
-                  confidence=0.85)
+                  rule="MIS002", confidence=0.85)
 
 
 def named_hints(unit) -> list[str]:
@@ -143,7 +143,7 @@ def _named_code_gone(ctx: JudgeContext, vocab: CodeVocab) -> Verdict | None:
         return None  # much of what the claim describes is still in the code, under other names
     return decide(NAME, Label.MISSING,
                   f"no code defines or uses {', '.join(gone)}, and no hint of the unit names any definition"
-                  f"{_words_seen(found)}", confidence=0.75)
+                  f"{_words_seen(found)}", rule="MIS004", confidence=0.75)
 
 
 def _words_seen(found: set[str]) -> str:
@@ -187,14 +187,14 @@ def _textual(ctx: JudgeContext, vocab: CodeVocab) -> Verdict:
     return decide(NAME, Label.MISSING,
                   f"no code or config file contains any spelling of the identifiers the unit names ({', '.join(hints[:6])})"
                   f"{_words_seen(found)}",
-                  confidence=0.85 if not found else 0.75)
+                  rule="MIS005", confidence=0.85 if not found else 0.75)
 
 
 def _no_code(ctx: JudgeContext) -> Verdict | None:
     """A repository without a line of code or configuration implements nothing (SA-Bench scores it 0)."""
     if ctx.index.has_code():
         return None
-    return decide(NAME, Label.MISSING, "the repository holds no code or configuration at all", confidence=0.95, certain=True)
+    return decide(NAME, Label.MISSING, "the repository holds no code or configuration at all", rule="MIS001", confidence=0.95, certain=True)
 
 
 def judge_missing(ctx: JudgeContext) -> Verdict:

@@ -20,6 +20,8 @@ class ParamDecision:
     certain: bool
     evidence: list[ValueFact]
     note: str
+    rule: str | None = None
+    """The code of the rule that decided it (`units/rules/rules.yaml`); `None` when undecided."""
 
 
 def mismatch_score(bad: int, good: int) -> float:
@@ -33,8 +35,9 @@ def mismatch_score(bad: int, good: int) -> float:
     return 0.75 if bad / (bad + good) <= 1 / 3 else 0.5
 
 
-def combine(decisions: Sequence[ParamDecision]) -> tuple[Label | None, float, bool, list[ValueFact], str]:
-    """Unit label from its parameters' decisions."""
+def combine(decisions: Sequence[ParamDecision]) -> tuple[Label | None, float, bool, list[ValueFact], str, str | None]:
+    """Unit label from its parameters' decisions, with the code of the rule that decided it: the most
+    confident differing parameter's, else the least confident matching one's (the weakest link)."""
     bad = [d for d in decisions if d.label == Label.MISMATCHED]
     good = [d for d in decisions if d.label == Label.ALIGNED]
     unknown = [d for d in decisions if d.label is None]
@@ -43,12 +46,14 @@ def combine(decisions: Sequence[ParamDecision]) -> tuple[Label | None, float, bo
         note = "; ".join(d.note for d in bad)
         if good:
             note += f"; matching: {'; '.join(d.note for d in good)}"
-        return Label.MISMATCHED, best.confidence, any(d.certain for d in bad), [f for d in bad for f in d.evidence], note
+        return (Label.MISMATCHED, best.confidence, any(d.certain for d in bad), [f for d in bad for f in d.evidence], note,
+                best.rule)
     if not good:
-        return None, 0.0, False, [], "; ".join(d.note for d in unknown)
-    conf = min(d.confidence for d in good) * (1.0 if not unknown else 0.75)
+        return None, 0.0, False, [], "; ".join(d.note for d in unknown), None
+    weakest = min(good, key=lambda d: d.confidence)
+    conf = weakest.confidence * (1.0 if not unknown else 0.75)
     certain = not unknown and all(d.certain for d in good)
-    return Label.ALIGNED, conf, certain, [f for d in good for f in d.evidence], "; ".join(d.note for d in decisions)
+    return Label.ALIGNED, conf, certain, [f for d in good for f in d.evidence], "; ".join(d.note for d in decisions), weakest.rule
 
 
 def differs_as_claimed(unit: Unit, decisions: Sequence[ParamDecision]) -> bool:

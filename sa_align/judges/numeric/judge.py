@@ -154,7 +154,7 @@ def _decide_param(
                 # `seed` may name the seed itself where the claim counts seeds: confirm, never flag.
                 return ParamDecision(p, None, 0.0, False, [], f"{d.note}; a generic hint cannot show a different value")
             note = f"{d.note} (located by the unit's hints)"
-            return ParamDecision(p, d.label, min(d.confidence, 0.75), False, d.evidence, note)
+            return ParamDecision(p, d.label, min(d.confidence, 0.75), False, d.evidence, note, rule=d.rule)
     if not sites and (related := related_sites(p, index, tol)):
         # Shown to the reader, never counted: on SA-Bench's development split such matches
         # were faithful in 16 of 51 claims.
@@ -228,7 +228,7 @@ def _decide_sites(
         # Declared but never read: the stated value (or any other) is not what the code does.
         # Not certain: the body may compute the same thing another way.
         note = _say(p, ignored, "declares") + "; the function never reads it, so the declared value takes no effect"
-        return ParamDecision(p, Label.MISMATCHED, 0.6, False, [c.fact for c in ignored], note)
+        return ParamDecision(p, Label.MISMATCHED, 0.6, False, [c.fact for c in ignored], note, rule="NUM007")
     skip = {id(c) for c in ignored}  # identity: comparing sites field by field is quadratic on big repos
     d = _decide_checks(p, [c for c in checks if id(c) not in skip], words)
     return replace(d, note=f"{d.note}; defaults the function never reads are left out ({_sites(ignored)})")
@@ -249,7 +249,7 @@ def _dead_only(p: Param, index: RepoIndex, sites: list, dead: list[ValueFact], w
     d = _decide_checks(p, _checks(sites, index), words)
     if d.label != Label.MISMATCHED:
         return ParamDecision(p, None, 0.0, False, [], note)
-    return ParamDecision(p, Label.MISMATCHED, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, f"{d.note}; {note}")
+    return ParamDecision(p, Label.MISMATCHED, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, f"{d.note}; {note}", rule="NUM008")
 
 
 def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:
@@ -259,34 +259,35 @@ def _decide_checks(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> 
         return d
     # Only configuration nothing reads: it shows what was meant, not what runs.
     note = f"{d.note}; nothing reads this configuration, so it may not take effect"
-    return ParamDecision(p, d.label, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, note)
+    return ParamDecision(p, d.label, min(d.confidence, DEAD_CONFIDENCE), False, d.evidence, note,
+                         rule="NUM004" if d.label == Label.ALIGNED else "NUM008")
 
 
 def _by_precedence(p: Param, checks: list[SiteCheck], words: frozenset[str]) -> ParamDecision:
     matches = [c for c in checks if c.outcome == "match"]
     conflicts = sorted((c for c in checks if c.outcome == "conflict"), key=lambda c: -c.tier)
     if not conflicts:
-        return ParamDecision(p, Label.ALIGNED, 0.95, True, [c.fact for c in matches], _say(p, matches, "sets"))
+        return ParamDecision(p, Label.ALIGNED, 0.95, True, [c.fact for c in matches], _say(p, matches, "sets"), rule="NUM001")
     if not matches:
         if len({c.branch for c in conflicts if c.branch}) >= 2:
             # Presets of one chain (`if size == "base": ... elif size == "large":`), none with the stated
             # value: the claim's preset may be missing from the chain, or the value another setting's.
             note = _say(p, conflicts, "sets") + "; each in a preset of one chain, none with the stated value"
-            return ParamDecision(p, Label.MISMATCHED, 0.8, False, [c.fact for c in conflicts], note)
-        return ParamDecision(p, Label.MISMATCHED, 0.95, True, [c.fact for c in conflicts], _say(p, conflicts, "sets"))
+            return ParamDecision(p, Label.MISMATCHED, 0.8, False, [c.fact for c in conflicts], note, rule="NUM006")
+        return ParamDecision(p, Label.MISMATCHED, 0.95, True, [c.fact for c in conflicts], _say(p, conflicts, "sets"), rule="NUM005")
     conflicts = [c for c in conflicts if not other_callee(c, matches)]
     if not conflicts:
         note = _say(p, matches, "sets") + "; literals passed to other callees are other settings"
-        return ParamDecision(p, Label.ALIGNED, 0.7, False, [c.fact for c in matches], note)
+        return ParamDecision(p, Label.ALIGNED, 0.7, False, [c.fact for c in matches], note, rule="NUM003")
     top = max(c.tier for c in matches + conflicts)
     top_match = [c for c in matches if c.tier == top]
     top_conflict = [c for c in conflicts if c.tier == top]
     if not top_conflict:
         note = _say(p, top_match, "takes effect at") + f"; lower-precedence sites differ ({_sites(conflicts)})"
-        return ParamDecision(p, Label.ALIGNED, 0.8, False, [c.fact for c in top_match], note)
+        return ParamDecision(p, Label.ALIGNED, 0.8, False, [c.fact for c in top_match], note, rule="NUM002")
     if not top_match:
         note = _say(p, top_conflict, "overrides with") + f"; the stated value appears only where overridden ({_sites(matches)})"
-        return ParamDecision(p, Label.MISMATCHED, 0.9, True, [c.fact for c in top_conflict], note)
+        return ParamDecision(p, Label.MISMATCHED, 0.9, True, [c.fact for c in top_conflict], note, rule="NUM005")
     return _decide_mixed(p, top_match, top_conflict, words)
 
 
@@ -301,18 +302,18 @@ def _decide_mixed(
         where = f" in `{preset}`, the preset the claim names" if preset else " where the context names the unit's setting"
         if all(c.outcome == "match" for c in named):
             note = _say(p, named, "sets") + f"{where}; other settings differ ({_sites(top_conflict)})"
-            return ParamDecision(p, Label.ALIGNED, 0.8, False, [c.fact for c in named], note)
+            return ParamDecision(p, Label.ALIGNED, 0.8, False, [c.fact for c in named], note, rule="NUM003")
         if all(c.outcome == "conflict" for c in named):
             note = _say(p, named, "sets") + f"{where}; the stated value is another setting's ({_sites(top_match)})"
-            return ParamDecision(p, Label.MISMATCHED, 0.8, False, [c.fact for c in named], note)
+            return ParamDecision(p, Label.MISMATCHED, 0.8, False, [c.fact for c in named], note, rule="NUM006")
         top_match = [c for c in named if c.outcome == "match"]
         top_conflict = [c for c in named if c.outcome == "conflict"]
     clash = [c for c in top_conflict if any(same_setting(c.fact, m.fact) for m in top_match)]
     if clash:
         note = f"sites disagree about `{p.name}`: {_sites(clash)} vs stated value at {_sites(top_match)}"
-        return ParamDecision(p, Label.MISMATCHED, 0.6, False, [c.fact for c in clash + top_match], note)
+        return ParamDecision(p, Label.MISMATCHED, 0.6, False, [c.fact for c in clash + top_match], note, rule="NUM006")
     note = _say(p, top_match, "sets") + f"; other settings of the same name differ ({_sites(top_conflict)})"
-    return ParamDecision(p, Label.ALIGNED, 0.65, False, [c.fact for c in top_match], note)
+    return ParamDecision(p, Label.ALIGNED, 0.65, False, [c.fact for c in top_match], note, rule="NUM003")
 
 
 def _sites(checks: list[SiteCheck]) -> str:
@@ -338,7 +339,7 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     if not unit.params:
         return abstain(NAME, "the unit states no parameter values")
     decisions = decide_params(unit, ctx.index, ctx.config.numeric_rel_tol)
-    label, conf, certain, facts, note = combine(decisions)
+    label, conf, certain, facts, note, rule = combine(decisions)
     if label is None:
         return abstain(NAME, note)
     if label == Label.ALIGNED and "params" in unit.derived and any(d.label is None for d in decisions):
@@ -347,7 +348,7 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     if label == Label.MISMATCHED and certain and "params" in unit.derived and differs_as_claimed(unit, decisions):
         # "128x128 (half of the full 256x256)": code that sets 256 may derive 128 from it, or set
         # the claim's other setting under this name. The difference is a lead, not a finding.
-        certain, conf = False, min(conf, 0.6)
+        certain, conf, rule = False, min(conf, 0.6), "NUM009"
         note += "; but the code's value is one the claim also states, perhaps the value the stated one derives from"
     # `decide` keeps ten spans; one per line, first seen first.
     lines = list(dict.fromkeys((f.path, f.line) for f in facts))[:10]
@@ -356,7 +357,7 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     if label == Label.MISMATCHED:
         score = mismatch_score(sum(d.label == Label.MISMATCHED for d in decisions),
                                sum(d.label == Label.ALIGNED for d in decisions))
-    return decide(NAME, label, note, confidence=conf, certain=certain, evidence=evidence, score=score)
+    return decide(NAME, label, note, rule=rule, confidence=conf, certain=certain, evidence=evidence, score=score)
 
 
 def numeric_judge() -> StaticJudge:

@@ -137,14 +137,14 @@ def _entities_verdict(checks: list[EntityCheck]) -> Verdict | None:
         instead = "in its place" if can_replace((c.category or "", c.name), c.substitutes[0][0]) else \
             "instead, which measure another kind of thing"
         return decide(NAME, Label.MISMATCHED, f"{c.name} is {where}; the code uses {subs} {instead}",
-                      confidence=SUBSTITUTABLE[c.category], certain=c.category == "dataset", evidence=ev)
+                      rule="PRO002", confidence=SUBSTITUTABLE[c.category], certain=c.category == "dataset", evidence=ev)
     checkable = [c for c in checks if absent_confidence(c) is not None]
     if absent and len(absent) == len(checkable):
         # Splits and technique names are found everywhere; datasets, metrics and baselines are the test.
         names = ", ".join(c.name + (f" (only named at {c.named_at[0]}:{c.named_at[1]})" if c.named_at else "")
                           for c in absent)
         confidence = min(absent_confidence(c) or 0.0 for c in absent)
-        return decide(NAME, Label.MISSING, f"no code or config uses {names}", confidence=confidence)
+        return decide(NAME, Label.MISSING, f"no code or config uses {names}", rule="PRO003", confidence=confidence)
     if present:
         ev = [line_span(*c.found) for c in present]
         names = ", ".join(f"{c.name} ({c.found[0]}:{c.found[1]})" for c in present)
@@ -153,7 +153,7 @@ def _entities_verdict(checks: list[EntityCheck]) -> Verdict | None:
         conf = 0.8 if not unseen and not dead else 0.6
         note = f"; not located: {', '.join(unseen)}" if unseen else ""
         note += f"; used only in code nothing runs: {', '.join(dead)}" if dead else ""
-        return decide(NAME, Label.ALIGNED, f"the code uses {names}{note}", confidence=conf, evidence=ev)
+        return decide(NAME, Label.ALIGNED, f"the code uses {names}{note}", rule="PRO001", confidence=conf, evidence=ev)
     return None
 
 
@@ -167,7 +167,7 @@ def _params_verdict(ctx: JudgeContext) -> Verdict | None:
     ev = [line_span(f.path, f.line) for d in pick for f in d.evidence]
     conf = max(d.confidence for d in pick) if bad else min(d.confidence for d in good)
     return decide(NAME, bad and Label.MISMATCHED or Label.ALIGNED, "; ".join(d.note for d in pick),
-                  confidence=conf, certain=all(d.certain for d in pick), evidence=ev)
+                  rule="PRO005" if bad else "PRO004", confidence=conf, certain=all(d.certain for d in pick), evidence=ev)
 
 
 def _live(check: EntityCheck, index: RepoIndex) -> EntityCheck:

@@ -266,7 +266,7 @@ def deferred_block(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
 def _verdict(block: DeferredBlock, what: str) -> Verdict:
     sym = block.symbol
     reason = f"`{sym.qualname}` leaves `{what}` undone at line {block.line} ({block.comment.strip()[:80]})"
-    return decide(NAME, Label.STUBBED, reason, confidence=0.8, evidence=[line_span(sym.path, block.line, sym.qualname)])
+    return decide(NAME, Label.STUBBED, reason, rule="STB005", confidence=0.8, evidence=[line_span(sym.path, block.line, sym.qualname)])
 
 
 def deferred_carrier(ctx: JudgeContext) -> Verdict | None:
@@ -282,7 +282,7 @@ def deferred_carrier(ctx: JudgeContext) -> Verdict | None:
             if name_key(name) in carriers:
                 reason = (f"`{block.symbol.qualname}` leaves the {carriers[name_key(name)]} `{name}` undone at line "
                           f"{block.line} ({block.comment.strip()[:80]}), and nowhere that runs sets the stated value")
-                return decide(NAME, Label.STUBBED, reason, confidence=0.7,
+                return decide(NAME, Label.STUBBED, reason, rule="STB006", confidence=0.7,
                               evidence=[line_span(block.symbol.path, block.line, block.symbol.qualname)])
     return None
 

@@ -90,14 +90,14 @@ def _placeholder(ctx: JudgeContext, relevant: list[Symbol]) -> Verdict | None:
         if ctx.unit.kind == UnitKind.ORDERING:
             # Steps share their names across functions: only a clear winner is the sequence itself.
             if rank == 0 and owns(ctx, sym, intact, placeholder=False, strict=True):
-                return stub_verdict(sym, *hit)
+                return stub_verdict(sym, *hit, rule="STB002")
             continue
         if read_off and (rank == 0 or claim_names(ctx, sym)):
-            return stub_verdict(sym, *hit)
+            return stub_verdict(sym, *hit, rule="STB002")
         if not has_hints:
             continue
         if owns(ctx, sym, intact, placeholder=True) or (claim_names(ctx, sym) and not _outranked(ctx, sym, intact)):
-            return stub_verdict(sym, *hit)
+            return stub_verdict(sym, *hit, rule="STB002")
     return None
 
 
@@ -188,12 +188,12 @@ def _unreachable(ctx: JudgeContext, sym: Symbol) -> Verdict | None:
         # for functions named after the claim's words).
         if "hints" in ctx.unit.derived:
             return lean(NAME, Label.STUBBED, f"{reason}; the unit names no implementation of its own, so this is no finding",
-                        confidence=0.4, evidence=[sym.span], score=0.0)
+                        rule="STB009", confidence=0.4, evidence=[sym.span], score=0.0)
         if not named_after_claim(ctx, sym):
             # No lean either: a lean becomes the label where the calibrated judge is sure the claim is not
             # faithful, and these were wrong every time.
             return abstain(NAME, f"{reason}; its name says nothing the claim says, so this is no finding")
-    return decide(NAME, Label.STUBBED, reason, confidence=0.85 if certain else 0.7,
+    return decide(NAME, Label.STUBBED, reason, rule="STB007", confidence=0.85 if certain else 0.7,
                   certain=certain, evidence=[sym.span], score=0.0)
 
 
@@ -226,7 +226,7 @@ def _numerical(ctx: JudgeContext) -> Verdict:
         why = f"`{relevant[0].qualname}` is not a placeholder" if relevant else "no function among the top candidates relates to the unit"
         return abstain(NAME, why)
     fact, conf, _certain = hit
-    return stub_verdict(relevant[0], fact, min(conf, 0.7), False)
+    return stub_verdict(relevant[0], fact, min(conf, 0.7), False, rule="STB004")
 
 
 def _sequence_located(ctx: JudgeContext) -> Symbol | None:
@@ -249,7 +249,7 @@ def judge_stub(ctx: JudgeContext) -> Verdict:
         if seq.id in dead.dead:
             certain = seq.id in dead.certain
             return decide(NAME, Label.STUBBED, f"the steps are sequenced in `{seq.qualname}`, which nothing that runs calls",
-                          confidence=0.85 if certain else 0.7, certain=certain, evidence=[seq.span], score=0.0)
+                          rule="STB008", confidence=0.85 if certain else 0.7, certain=certain, evidence=[seq.span], score=0.0)
         return abstain(NAME, f"the steps are sequenced in `{seq.qualname}`; a placeholder step is another unit's finding")
     relevant = relevant_symbols(ctx, limit=3)
     verdict = named_placeholder(ctx) or _placeholder(ctx, relevant) or placeholder_group(ctx)

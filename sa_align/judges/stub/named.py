@@ -124,7 +124,7 @@ def _deferred_named_class(ctx: JudgeContext, cls: Symbol, hints: list[Hint]) -> 
     if _class_support(ctx, cls, hints) < rival:
         return None
     method, hit = max(deferred, key=lambda mh: (mh[1][2], mh[1][1]))
-    return stub_verdict(method, *hit, named=f"the class `{cls.qualname}` the unit names cannot do its work")
+    return stub_verdict(method, *hit, named=f"the class `{cls.qualname}` the unit names cannot do its work", rule="STB001")
 
 
 def named_placeholder(ctx: JudgeContext) -> Verdict | None:
@@ -146,7 +146,7 @@ def named_placeholder(ctx: JudgeContext) -> Verdict | None:
             if hit is None or intact_twin(ctx, sym) is not None or deferred_elsewhere(index, sym, hit[0]):
                 continue
             if owns(ctx, sym, _intact_candidates(ctx, callers_of=sym), placeholder=True):
-                return stub_verdict(sym, *hit, named="the unit names it")
+                return stub_verdict(sym, *hit, named="the unit names it", rule="STB001")
     return None
 
 
@@ -201,7 +201,7 @@ def placeholder_group(ctx: JudgeContext) -> Verdict | None:
         return None
     sym, hit = max(group, key=lambda sh: (sh[1][2], sh[1][1]))
     names = ", ".join(f"`{s.qualname}`" for s, _ in group)
-    return stub_verdict(sym, *hit, named=f"the unit's code spans {names}, all placeholders")
+    return stub_verdict(sym, *hit, named=f"the unit's code spans {names}, all placeholders", rule="STB003")
 
 
 __all__ = ["deferred_class", "named_definitions", "named_placeholder", "namesake", "placeholder_group"]

@@ -14,11 +14,13 @@ from sa_align.models import Label, Verdict
 NAME = "stub"
 
 
-def stub_verdict(sym: Symbol, fact: StubFact, conf: float, certain: bool, named: str | None = None) -> Verdict:
-    """`stubbed` at the placeholder; `named` says how the unit points at it, when it does."""
+def stub_verdict(sym: Symbol, fact: StubFact, conf: float, certain: bool, named: str | None = None, *,
+                 rule: str) -> Verdict:
+    """`stubbed` at the placeholder; `named` says how the unit points at it, when it does; `rule` is
+    the code of the rule that found the placeholder the unit's own."""
     forms = ", ".join(fact.forms)
     reason = f"`{sym.qualname}` defers its work ({forms}): {fact.detail}".strip().rstrip(":")
     if named:
         reason += f" ({named})"
-    return decide(NAME, Label.STUBBED, reason, confidence=conf, certain=certain,
+    return decide(NAME, Label.STUBBED, reason, rule=rule, confidence=conf, certain=certain,
                   evidence=[line_span(sym.path, fact.line, sym.qualname), sym.span])
