@@ -25,25 +25,31 @@ from label_verdicts import VERDICTS, read  # noqa: E402
 from sabench_claims import load  # noqa: E402
 
 from sa_align.config import EvalConfig  # noqa: E402
-from sa_align.models import Unit  # noqa: E402
+from sa_align.models import Unit, UnitResult  # noqa: E402
 from sa_align.paper import paper_from_text  # noqa: E402
 from sa_align.pipeline import evaluate  # noqa: E402
 
 
 def relabel(items: list[dict], reports: Path, sample: Path, sabench: Path) -> dict[int, str]:
     """Item number -> the label this checkout gives its unit, one evaluation per sampled run."""
+    return {i: r.label.value for i, r in rejudged(items, reports, sample, sabench).items()}
+
+
+def rejudged(items: list[dict], reports: Path, sample: Path, sabench: Path,
+             config: EvalConfig | None = None) -> dict[int, UnitResult]:
+    """Item number -> this checkout's result for its unit (under `config`), one evaluation per sampled run."""
     by_run: dict[tuple, list[dict]] = defaultdict(list)
     for item in items:
         by_run[(item["paper"], item["setup"], item["source"])].append(item)
-    out: dict[int, str] = {}
+    out: dict[int, UnitResult] = {}
     for (paper, setup, source), group in sorted(by_run.items()):
         report = json.loads((reports / source / paper / f"{setup}.json").read_text(encoding="utf-8"))
         units = {r["unit"]["id"]: Unit.model_validate(r["unit"]) for r in report["results"]}
         markdown, _claims = load(sabench, paper)
         now = evaluate(paper_from_text(markdown, format="markdown", title=paper), sample / "repos" / paper / setup,
-                       units=[units[i["unit_id"]] for i in group], config=EvalConfig(embeddings=False))
-        labels = {r.unit.id: r.label.value for r in now.results}
-        out.update({i["item"]: labels[i["unit_id"]] for i in group})
+                       units=[units[i["unit_id"]] for i in group], config=config or EvalConfig(embeddings=False))
+        results = {r.unit.id: r for r in now.results}
+        out.update({i["item"]: results[i["unit_id"]] for i in group})
     return out
 
 

@@ -2,6 +2,8 @@
 
     python benchmarks/label_sample.py REPORTS --out /tmp/labelset [--per-cell 20] [--seed 0]
     python benchmarks/label_sample.py REPORTS --out /tmp/labelset --second   # also second.jsonl: the second reader's 20%
+    python benchmarks/label_sample.py REPORTS --out /tmp/ruleset --by-rule NUM006,STB007 --per-cell 10 \
+        --first-item 1000 --exclude /tmp/labelset/items.jsonl   # decisions of these rule codes
 
 REPORTS is the folder `benchmarks/authors_bench.py` writes: `<source>/<paper>/<run>.json`, one
 `DriftReport` per run, `<source>` being `claims` (SA-Bench's claims as units) or `extracted` (the
@@ -10,6 +12,9 @@ default path's units), `<run>` `authors` (the authors' released code) or an agen
 The sample, with what a reader needs (claim, quote, reason, evidence, candidates), is written to
 `--out/items.jsonl`, outside the project; the repositories are exported beside it by
 `--export` (authors' code from the fetched mirrors at the manifest's commit, agent runs from SA-Bench).
+With `--by-rule`, the cells are (rule code, authors or agent) over the decisions of the codes given
+(`UnitResult.rule`, in reports made with `--preview`), leaving out units an earlier sample holds
+(`--exclude`); items are numbered from `--first-item`, so verdicts of several samples share one file.
 Only the key of each verdict goes into the project (`benchmarks/verdicts/labels.jsonl`).
 """
 
@@ -69,7 +74,7 @@ def items(reports: Path, manifest: dict) -> list[dict]:
             out.append({
                 "run": run_name(paper, run, manifest), "paper": paper, "setup": run, "source": source,
                 "code": "authors" if run == "authors" else "agent", **unit_key(report, result, source),
-                "label": result["label"], "score": result.get("score"),
+                "label": result["label"], "score": result.get("score"), "rule": result.get("rule"),
                 # what the reader needs; stays in the sample outside the project
                 "unit_id": unit["id"], "claim": unit["claim"], "quote": unit.get("quote") or "", "reason": result["reason"],
                 "evidence": [f"{e['path']}:{e['start_line']}-{e['end_line']}" for e in result.get("evidence", [])],
@@ -80,11 +85,11 @@ def items(reports: Path, manifest: dict) -> list[dict]:
     return out
 
 
-def sample(pool: list[dict], per_cell: int, seed: int) -> list[dict]:
-    """Up to `per_cell` units of each (label, code, source) cell, drawn at random with `seed`."""
+def sample(pool: list[dict], per_cell: int, seed: int, cell_of=None) -> list[dict]:
+    """Up to `per_cell` units of each cell (by default (label, code, source)), drawn at random with `seed`."""
     cells: dict[tuple, list[dict]] = defaultdict(list)
     for item in pool:
-        cells[(item["label"], item["code"], item["source"])].append(item)
+        cells[cell_of(item) if cell_of else (item["label"], item["code"], item["source"])].append(item)
     rng = random.Random(seed)
     out = []
     for cell in sorted(cells):
@@ -120,6 +125,16 @@ def export(chosen: list[dict], manifest: dict, sabench: Path, out: Path) -> None
                 source.export(run.repo, dest, skip=tables().result_dir)
 
 
+def _key(item: dict) -> tuple:
+    """A sampled unit's identity across samples: its run, source and unit key."""
+    unit = item.get("claim_id") or (item.get("paper_sha256"), tuple(item.get("span") or ()), item.get("kind"))
+    return (item["run"], item["source"], unit)
+
+
+def _read(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def _write(path: Path, rows: list[dict]) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         for row in rows:
@@ -134,18 +149,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--export", type=Path, help="SA-Bench (checkout or git dir): export the sampled runs' code")
     ap.add_argument("--second", action="store_true", help="also write second.jsonl, the second reader's share")
+    ap.add_argument("--by-rule", help="comma-separated rule codes: sample their decisions, cells (rule, code)")
+    ap.add_argument("--exclude", type=Path, action="append", default=[], help="an earlier sample's items.jsonl")
+    ap.add_argument("--first-item", type=int, default=0, help="number of the first item")
     args = ap.parse_args(argv)
     manifest = {e["paper"]: e for e in yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))}
     pool = items(args.reports, manifest)
-    chosen = sample(pool, args.per_cell, args.seed)
+    cell_of = None
+    if args.by_rule:
+        codes = set(args.by_rule.split(","))
+        seen = {_key(i) for path in args.exclude for i in _read(path)}
+        pool = [i for i in pool if i["rule"] in codes and _key(i) not in seen]
+        cell_of = lambda i: (i["rule"], i["code"])  # noqa: E731
+    chosen = sample(pool, args.per_cell, args.seed, cell_of)
     args.out.mkdir(parents=True, exist_ok=True)
-    chosen = [{"item": i, **item} for i, item in enumerate(chosen)]
+    chosen = [{"item": args.first_item + i, **item} for i, item in enumerate(chosen)]
     _write(args.out / "items.jsonl", chosen)
     if args.second:
         _write(args.out / "second.jsonl", second_sample(chosen, seed=args.seed))
     counts: dict[tuple, int] = defaultdict(int)
     for item in chosen:
-        counts[(item["label"], item["code"], item["source"])] += 1
+        counts[cell_of(item) if cell_of else (item["label"], item["code"], item["source"])] += 1
     for cell in sorted(counts):
         print(*cell, counts[cell])
     print(f"{len(chosen)} units sampled from {len(pool)} decided")

@@ -37,6 +37,7 @@ from sa_align.bench.sabench.source import Source, open_source
 from sa_align.config import EvalConfig
 from sa_align.models import DriftReport, Label
 from sa_align.pipeline import evaluate
+from sa_align.prose import shorten
 
 
 class _Model(BaseModel):
@@ -68,6 +69,10 @@ class ClaimOutcome(_Model):
     """The calibrated judge's expected score; `None` when calibration is off."""
     needs_review: bool = False
     """Whether we left the claim for review."""
+    rule: str | None = None
+    """The code of the rule that decided the label (or left the claim undecided); `None` when nothing decided."""
+    held_label: Label | None = None
+    """The failure label a preview rule found and held back, when it did."""
     features: dict[str, float] = Field(default_factory=dict)
     """The calibrated judge's inputs, when the run recorded them (for training)."""
 
@@ -213,7 +218,8 @@ def _outcomes(scores: RunScores, report: DriftReport) -> list[ClaimOutcome]:
         out.append(ClaimOutcome(
             claim_id=claim.id, dimension=claim.dimension, reference=claim.score, reference_unseen=claim.unseen, label=label,
             score=result.score if decided else None, confidence=result.confidence if result else 0.0,
-            reason=reason[:400], needs_review=bool(result and result.needs_review),
+            reason=shorten(reason, 400), needs_review=bool(result and result.needs_review),
+            rule=result.rule if result else None, held_label=result.held_label if result else None,
             probability=cal.probability if cal else None, expected_score=cal.expected_score if cal else None,
             features=dict(cal.features) if cal else {},
         ))
