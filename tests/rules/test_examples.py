@@ -25,7 +25,9 @@ CASES = [
 
 
 def _judge(tmp_path, code: str, example) -> tuple[str | None, set[str]]:
-    repo = write_repo(tmp_path / "repo", example.files)
+    root = tmp_path / "repo"
+    root.mkdir()  # an example may have no files at all (an empty repository)
+    repo = write_repo(root, example.files)
     config = EvalConfig(embeddings=False, rules=RulesConfig(preview=True))
     judged = Judged(repo, config, calibrated=code.startswith("CAL"))
     unit = Unit.model_validate({"id": "u1", **example.unit})
