@@ -2,8 +2,8 @@
 
     python benchmarks/label_sample.py REPORTS --out /tmp/labelset [--per-cell 20] [--seed 0]
     python benchmarks/label_sample.py REPORTS --out /tmp/labelset --second   # also second.jsonl: the second reader's 20%
-    python benchmarks/label_sample.py REPORTS --out /tmp/ruleset --by-rule NUM006,STB007 --per-cell 10 \
-        --first-item 1000 --exclude /tmp/labelset/items.jsonl   # decisions of these rule codes
+    python benchmarks/label_sample.py REPORTS --out /tmp/ruleset --by-rule NUM006=10,STB007=3 \
+        --first-item 1000 --exclude /tmp/labelset/items.jsonl   # this many decisions of each rule code
 
 REPORTS is the folder `benchmarks/authors_bench.py` writes: `<source>/<paper>/<run>.json`, one
 `DriftReport` per run, `<source>` being `claims` (SA-Bench's claims as units) or `extracted` (the
@@ -12,9 +12,9 @@ default path's units), `<run>` `authors` (the authors' released code) or an agen
 The sample, with what a reader needs (claim, quote, reason, evidence, candidates), is written to
 `--out/items.jsonl`, outside the project; the repositories are exported beside it by
 `--export` (authors' code from the fetched mirrors at the manifest's commit, agent runs from SA-Bench).
-With `--by-rule`, the cells are (rule code, authors or agent) over the decisions of the codes given
-(`UnitResult.rule`, in reports made with `--preview`), leaving out units an earlier sample holds
-(`--exclude`); items are numbered from `--first-item`, so verdicts of several samples share one file.
+With `--by-rule CODE=N,...`, N decisions of each rule code (`UnitResult.rule`, in reports made with
+`--preview`) are drawn, the authors' code and agents' runs in turn, leaving out units an earlier sample
+holds (`--exclude`); items are numbered from `--first-item`, so verdicts of several samples share one file.
 Only the key of each verdict goes into the project (`benchmarks/verdicts/labels.jsonl`).
 """
 
@@ -25,6 +25,7 @@ import json
 import random
 import sys
 from collections import defaultdict
+from itertools import zip_longest
 from pathlib import Path
 
 import yaml
@@ -98,6 +99,27 @@ def sample(pool: list[dict], per_cell: int, seed: int, cell_of=None) -> list[dic
     return out
 
 
+def by_rule(pool: list[dict], wanted: dict[str, int], seen: set, seed: int) -> list[dict]:
+    """For each rule code, its wanted number of decisions not in `seen`, drawn at random with `seed`, the
+    authors' code and agents' runs taken in turn (authors first) while both have some left."""
+    rng = random.Random(seed)
+    out = []
+    for code in sorted(wanted):
+        groups = [[i for i in pool if i["rule"] == code and i["code"] == who and _key(i) not in seen]
+                  for who in ("authors", "agent")]
+        for group in groups:
+            rng.shuffle(group)
+        turns = [x for pair in zip_longest(*groups) for x in pair if x is not None]
+        out += turns[:wanted[code]]
+    return out
+
+
+def _wanted(text: str, default: int) -> tuple[str, int]:
+    """`NUM008=20` -> ("NUM008", 20); a bare code takes `default`."""
+    code, _, n = text.partition("=")
+    return code.strip(), int(n) if n else default
+
+
 def second_sample(chosen: list[dict], share: float = 0.2, seed: int = 0) -> list[dict]:
     """A random `share` of the sample per (label, code) (seeded): what a second reader re-judges blind."""
     rng = random.Random(seed)
@@ -149,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--export", type=Path, help="SA-Bench (checkout or git dir): export the sampled runs' code")
     ap.add_argument("--second", action="store_true", help="also write second.jsonl, the second reader's share")
-    ap.add_argument("--by-rule", help="comma-separated rule codes: sample their decisions, cells (rule, code)")
+    ap.add_argument("--by-rule", help="CODE=N,...: N decisions of each rule code (a bare code: --per-cell)")
     ap.add_argument("--exclude", type=Path, action="append", default=[], help="an earlier sample's items.jsonl")
     ap.add_argument("--first-item", type=int, default=0, help="number of the first item")
     args = ap.parse_args(argv)
@@ -157,11 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     pool = items(args.reports, manifest)
     cell_of = None
     if args.by_rule:
-        codes = set(args.by_rule.split(","))
         seen = {_key(i) for path in args.exclude for i in _read(path)}
-        pool = [i for i in pool if i["rule"] in codes and _key(i) not in seen]
+        chosen = by_rule(pool, dict(_wanted(c, args.per_cell) for c in args.by_rule.split(",")), seen, args.seed)
         cell_of = lambda i: (i["rule"], i["code"])  # noqa: E731
-    chosen = sample(pool, args.per_cell, args.seed, cell_of)
+    else:
+        chosen = sample(pool, args.per_cell, args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     chosen = [{"item": args.first_item + i, **item} for i, item in enumerate(chosen)]
     _write(args.out / "items.jsonl", chosen)
