@@ -3,8 +3,8 @@
 Exit codes: 0 success; 1 the mean score is below `--fail-under`; 2 bad input or usage, or a
 repository with no code or configuration file (unless `--allow-empty`); 3 `diff --fail-on regression`
 found a unit whose score fell.
-Only typer is imported at module level so `sa-align --help` starts fast; each
-command imports what it needs.
+Only typer (and `cli_options`: the options, config and usage error the commands share, typer
+only) is imported at module level so `sa-align --help` starts fast; each command imports what it needs.
 """
 
 from __future__ import annotations
@@ -15,7 +15,13 @@ from typing import List, Optional
 
 import typer
 
-EXIT_OK, EXIT_BELOW, EXIT_INPUT, EXIT_REGRESSION = 0, 1, 2, 3
+from sa_align.cli_options import (  # `formats` is also a parameter of the commands, hence the alias
+    EXIT_INPUT, CalibOpt, EmbedOpt, FormatOpt, IgnoreOpt, JudgeOpt, PreviewOpt, SelectOpt, eval_config, fail,
+    rules_selection,
+)
+from sa_align.cli_options import formats as _formats
+
+EXIT_OK, EXIT_BELOW, EXIT_REGRESSION = 0, 1, 3
 
 app = typer.Typer(
     name="sa-align",
@@ -24,12 +30,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-JudgeOpt = typer.Option(None, "--judge", "-j", help="LLM judge model (litellm string, MODEL[@API_BASE][*SAMPLES]); repeatable. None: offline, static judges only.")
-EmbedOpt = typer.Option(None, "--embeddings/--no-embeddings", help="Embedding retrieval: force on, or off for speed (default: on when installed).")
-CalibOpt = typer.Option(True, "--calibration/--no-calibration", help="Let the calibrated judge (a model learned on SA-Bench's judged claims) weigh the static evidence; --no-calibration keeps the hand-set aggregate.")
-FormatOpt = typer.Option("json,md", "--format", "-f", help="Comma-separated report formats: json, md, html, sarif.")
-
 
 def _version(value: bool) -> None:
     if value:
@@ -44,43 +44,6 @@ def _main(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
 ) -> None:
     """Audit whether a code repository faithfully implements a research paper."""
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.secho(f"error: {message}", err=True, fg=typer.colors.RED)
-    return typer.Exit(EXIT_INPUT)
-
-
-def _config(
-    judge: list[str] | None, samples: int, budget: float | None, top_k: int | None, no_cache: bool,
-    cache_dir: Path | None, embeddings: bool | None = None, calibration: dict | None = None,
-):
-    from sa_align.config import EvalConfig, ModelSpec
-
-    specs = []
-    for text in judge or []:
-        spec = ModelSpec.parse(text)
-        if samples > 1 and "*" not in text:
-            spec.samples = samples
-        specs.append(spec)
-    kwargs: dict = {"judges": specs, "use_cache": not no_cache, "budget_usd": budget, "embeddings": embeddings}
-    if top_k:
-        kwargs["top_k"] = top_k
-    if cache_dir:
-        kwargs["cache_dir"] = cache_dir
-    if calibration:
-        kwargs["calibration"] = calibration
-    return EvalConfig(**kwargs)
-
-
-def _formats(text: str) -> list[str]:
-    from sa_align.report import FORMATS
-
-    formats = [f.strip() for f in text.split(",") if f.strip()]
-    bad = [f for f in formats if f not in FORMATS]
-    if bad:
-        raise _fail(f"unknown format(s) {', '.join(bad)}; choose from {', '.join(FORMATS)}")
-    return formats
 
 
 @app.command()
@@ -102,6 +65,9 @@ def evaluate(
     calibration_model: Optional[Path] = typer.Option(None, "--calibration-model", help="A calibration model file to use instead of the shipped one."),
     allow_uncalibrated: bool = typer.Option(False, "--allow-uncalibrated", help="With a missing, corrupt or stale calibration model, use the hand-set aggregate (flagged in the report) instead of failing."),
     allow_empty: bool = typer.Option(False, "--allow-empty", help="Exit 0 even when REPO holds no code or configuration file (otherwise a warning and exit 2)."),
+    select: Optional[List[str]] = SelectOpt,
+    ignore: Optional[List[str]] = IgnoreOpt,
+    preview: bool = PreviewOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
 ) -> None:
     """Audit REPO against PAPER and write report files into --out."""
@@ -111,13 +77,14 @@ def evaluate(
     from sa_align.report import write_reports
 
     fmts = _formats(formats)
-    config = _config(judge, samples, budget, top_k, no_cache, cache_dir, embeddings,
-                     {"enabled": calibration, "model": calibration_model, "allow_uncalibrated": allow_uncalibrated})
+    config = eval_config(judge, samples=samples, budget=budget, top_k=top_k, no_cache=no_cache, cache_dir=cache_dir,
+                         embeddings=embeddings, rules=rules_selection(select, ignore, preview),
+                         calibration={"enabled": calibration, "model": calibration_model, "allow_uncalibrated": allow_uncalibrated})
     try:
         with StageProgress(enabled=not quiet) as progress:
             report = run_evaluate(paper, repo, units=units, config=config, progress=progress)
     except (InputError, CalibrationError) as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     paths = write_reports(report, out, fmts)
     _print_summary(report, paths, quiet)
     if not report.summary.has_code and not allow_empty:
@@ -170,7 +137,7 @@ def extract(
         config = EvalConfig(extractors=extractor or [], max_units=max_units or None)
         extraction = asyncio.run(extract_async(loaded, config, make_client(config)))
     except InputError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     save_units(extraction.units, output, paper=str(paper))
     for note in extraction.notes:
         typer.echo(note, err=True)
@@ -194,7 +161,7 @@ def index(
     try:
         summary = cached_index_summary(repo, None, cache)
     except InputError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     if as_json:
         import json
 
@@ -216,7 +183,7 @@ def report(
     try:
         loaded = load_report(report_json)
     except InputError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     for path in write_reports(loaded, out if out is not None else report_json.parent, _formats(formats)):
         typer.echo(f"wrote {path}")
 
@@ -238,15 +205,19 @@ def bench(
     folds: int = typer.Option(5, "--folds", min=2, help="With --train: cross-validation folds (papers per fold about equal)."),
     embeddings: Optional[bool] = EmbedOpt,
     calibration: bool = CalibOpt,
+    select: Optional[List[str]] = SelectOpt,
+    ignore: Optional[List[str]] = IgnoreOpt,
+    preview: bool = PreviewOpt,
 ) -> None:
     """Measure sa_align on a labelled dataset and print the metrics table."""
     from sa_align.bench import render_table, run_bench, run_judgeeval
     from sa_align.errors import CalibrationError, InputError
 
-    config = _config(judge, 1, None, None, False, None, embeddings, {"enabled": calibration})
+    config = eval_config(judge, embeddings=embeddings, calibration={"enabled": calibration},
+                         rules=rules_selection(select, ignore, preview))
     if train is not None:
         if not sabench:
-            raise _fail("--train needs --sabench: the calibrated judge is trained on SA-Bench's judged claims")
+            raise fail("--train needs --sabench: the calibrated judge is trained on SA-Bench's judged claims")
         return _train(dataset, config, train, papers, setups, workers, folds)
     try:
         if sabench:
@@ -256,7 +227,7 @@ def bench(
         else:
             result = run_bench(dataset, config, variants=variants, seed=seed, out=out, hints=not no_hints)
     except (InputError, CalibrationError) as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     render_table(result)
 
 
@@ -280,7 +251,7 @@ def _train(dataset: Path, config, out: Path, papers, setups, workers: int, folds
             result = train_sabench(dataset, config, out, papers=papers, setups=setups, workers=workers, folds=folds,
                                    progress=bar)
     except (InputError, ValueError) as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     typer.echo(result.markdown())
     typer.echo(f"wrote {result.model_path} (copy it to units/calibration/sabench.json to ship it)")
 
@@ -299,6 +270,9 @@ def batch(
     shared_prefix: Optional[Path] = typer.Option(None, "--shared-prefix", help="A folder every Ray node mounts at the same path: inputs under it are read in place, not shipped."),
     embeddings: Optional[bool] = EmbedOpt,
     calibration: bool = CalibOpt,
+    select: Optional[List[str]] = SelectOpt,
+    ignore: Optional[List[str]] = IgnoreOpt,
+    preview: bool = PreviewOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No per-pair output."),
 ) -> None:
     """Evaluate many (paper, repo) pairs with shared caches; an interrupted batch resumes."""
@@ -310,12 +284,13 @@ def batch(
             mean = "" if o.mean_score is None else f" mean {o.mean_score:.3f}"
             typer.echo(f"{o.id}: {o.status}{mean}{' ' + o.error if o.error else ''}")
 
-    config = _config(judge, samples, budget, None, False, None, embeddings, {"enabled": calibration})
+    config = eval_config(judge, samples=samples, budget=budget, embeddings=embeddings, calibration={"enabled": calibration},
+                         rules=rules_selection(select, ignore, preview))
     try:
         outcomes = run_batch(manifest, out, config, executor=executor, workers=workers, address=address,
                              shared_prefix=shared_prefix, formats=_formats(formats), on_pair=show)
     except InputError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     failed = sum(1 for o in outcomes if o.status == "failed")
     typer.echo(f"{len(outcomes)} pairs, {failed} failed; table in {out / 'summary.md'}")
 
@@ -334,15 +309,15 @@ def diff(
     from sa_align.errors import InputError
 
     if fail_on not in (None, "regression"):
-        raise _fail(f"--fail-on takes `regression`, not {fail_on!r}")
+        raise fail(f"--fail-on takes `regression`, not {fail_on!r}")
     fmts = [f.strip() for f in formats.split(",") if f.strip()]
     bad = [f for f in fmts if f not in DIFF_FORMATS]
     if bad:
-        raise _fail(f"unknown diff format(s) {', '.join(bad)}; choose from {', '.join(DIFF_FORMATS)}")
+        raise fail(f"unknown diff format(s) {', '.join(bad)}; choose from {', '.join(DIFF_FORMATS)}")
     try:
         result = diff_reports(old, new, force=force)
     except InputError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     if out is None:
         typer.echo(render_diff(result, "md"), nl=False)
     else:
@@ -367,32 +342,46 @@ def history(
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/sa_align)."),
     embeddings: Optional[bool] = EmbedOpt,
     calibration: bool = CalibOpt,
+    select: Optional[List[str]] = SelectOpt,
+    ignore: Optional[List[str]] = IgnoreOpt,
+    preview: bool = PreviewOpt,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output."),
 ) -> None:
     """Audit the commits of REPO against PAPER, oldest first: a timeline and the commit that changed each label."""
     from sa_align.errors import InputError
-    from sa_align.history import DEFAULT_MAX_COMMITS, audit_history, write_history
+    from sa_align.history import DEFAULT_MAX_COMMITS, audit_history, summary_lines, write_history
     from sa_align.progress import StageProgress
 
-    config = _config(judge, 1, None, None, no_cache, cache_dir, embeddings, {"enabled": calibration})
+    config = eval_config(judge, no_cache=no_cache, cache_dir=cache_dir, embeddings=embeddings,
+                         calibration={"enabled": calibration}, rules=rules_selection(select, ignore, preview))
     try:
         with StageProgress(enabled=not quiet) as progress:
             result = audit_history(paper, repo, revs=revs, every=every, max_commits=max_commits or DEFAULT_MAX_COMMITS,
                                    units=units, config=config, progress=progress, reports_dir=out / "commits")
     except InputError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     paths = write_history(result, out)
     for note in result.notes:
         typer.echo(f"note: {note}", err=True)
     if not quiet:
-        r = result.reuse
-        share = lambda x: "n/a" if x is None else f"{x:.0%}"  # noqa: E731
-        typer.echo(f"{len(result.points)} commits audited, {len(result.changes)} label changes; "
-                   f"files reused {share(r.files_share)}, units reused {share(r.units_share)}")
-        for c in result.changes:
-            typer.echo(f"  {c.unit_id}: {c.label_before.value} -> {c.label_after.value} in {c.commit.sha[:12]} {c.commit.subject}")
-        for p in paths:
-            typer.echo(f"wrote {p}")
+        typer.echo("\n".join([*summary_lines(result), *(f"wrote {p}" for p in paths)]))
+
+
+@app.command("rules")
+def rules_command(
+    code: Optional[str] = typer.Argument(None, help="A rule code or prefix (NUM005, NUM): show its whole doc and examples."),
+    as_json: bool = typer.Option(False, "--json", help="The same data as JSON, doc fields, examples and what precision was measured on included."),
+) -> None:
+    """List the rules that set or veto a label: code, name, judge, what it decides, status and measured precision."""
+    from sa_align.errors import ConfigError
+    from sa_align.rules.show import show
+
+    try:
+        text = show(code, as_json)
+    except ConfigError as exc:
+        raise fail(str(exc))
+    if text is not None:
+        typer.echo(text)
 
 
 def main() -> None:

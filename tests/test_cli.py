@@ -18,7 +18,7 @@ def test_version_and_help():
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and result.stdout.startswith("sa-align ")
     help_text = subprocess.run([sys.executable, "-m", "sa_align.cli", "--help"], capture_output=True, text=True).stdout
-    for command in ("evaluate", "extract", "index", "report", "bench", "diff", "history"):
+    for command in ("evaluate", "extract", "index", "report", "bench", "diff", "history", "rules"):
         assert command in help_text
 
 
@@ -224,3 +224,47 @@ def test_report_renders_next_to_the_report_unless_out_is_given(tmp_path, monkeyp
     assert (runs / "report.md").is_file() and (runs / "report.html").is_file() and not list(elsewhere.iterdir())
     out = runner.invoke(app, ["report", str(runs / "report.json"), "-f", "md", "-o", str(tmp_path / "there")])
     assert out.exit_code == 0 and (tmp_path / "there" / "report.md").is_file()
+
+
+def _labels(out: Path) -> dict[str, tuple[str, str | None, str | None]]:
+    data = json.loads((out / "report.json").read_text())
+    return {r["unit"]["id"]: (r["label"], r["rule"], r["held_label"]) for r in data["results"]}
+
+
+def test_rule_selection_on_evaluate_changes_labels_and_is_recorded(tmp_path):
+    base = ["evaluate", str(EX / "paper.md"), str(EX / "repo"), "-u", str(EX / "units.yaml"), "-q", "-f", "json", "--no-embeddings"]
+    default = runner.invoke(app, base + ["-o", str(tmp_path / "default")])
+    assert default.exit_code == 0, default.output
+    before = _labels(tmp_path / "default")
+    assert before["num-002"] == ("aligned", "NUM001", None)
+    from sa_align.rules.registry import rules
+
+    # A preview rule's finding is held back; a stable rule's stands.
+    held = rules()["NUM005"].status == "preview"
+    assert before["num-004"] == (("undecided", "NUM005", "mismatched") if held else ("mismatched", "NUM005", None))
+    ignored = runner.invoke(app, base + ["-o", str(tmp_path / "ignored"), "--ignore", "NUM"])
+    assert ignored.exit_code == 0, ignored.output
+    after = _labels(tmp_path / "ignored")
+    assert after["num-002"] != before["num-002"]  # the numeric judge's rules no longer decide it
+    assert not any(rule and rule.startswith("NUM") for _label, rule, _held in after.values())
+    report = json.loads((tmp_path / "ignored" / "report.json").read_text())
+    assert report["config"]["rules"] == {"select": None, "ignore": ["NUM"], "preview": False}
+    preview = runner.invoke(app, base + ["-o", str(tmp_path / "preview"), "--preview", "--select", "NUM,STB", "--ignore", "STB007"])
+    assert preview.exit_code == 0, preview.output
+    decided = _labels(tmp_path / "preview")
+    assert decided["num-004"] == ("mismatched", "NUM005", None) and decided["meth-002"] == ("stubbed", "STB001", None)
+    assert decided["meth-003"][1] != "STB007"
+
+
+def test_an_unknown_rule_code_is_a_usage_error_before_any_work(tmp_path):
+    args = [str(EX / "paper.md"), str(EX / "repo"), "-u", str(EX / "units.yaml"), "-o", str(tmp_path / "out")]
+    refused = runner.invoke(app, ["evaluate", *args, "--ignore", "NUM,XYZ"])
+    assert refused.exit_code == 2 and "no rule code starts with 'XYZ'" in refused.stderr
+    assert not (tmp_path / "out").exists()
+    manifest = tmp_path / "m.jsonl"
+    manifest.write_text(json.dumps({"id": "a", "paper": str(EX / "paper.md"), "repo": str(EX / "repo")}) + "\n")
+    for command in (["batch", str(manifest), "-o", str(tmp_path / "b")], ["bench", str(tmp_path)],
+                    ["history", str(EX / "paper.md"), str(EX / "repo"), "-o", str(tmp_path / "h")]):
+        result = runner.invoke(app, [*command, "--select", "QQQ"])
+        assert result.exit_code == 2 and "no rule code starts with 'QQQ'" in result.stderr, command
+    assert not (tmp_path / "b").exists() and not (tmp_path / "h").exists()

@@ -10,11 +10,11 @@ that changed each unit's label.
 from __future__ import annotations
 
 from sa_align.history.gitread import GitError
-from sa_align.history.render import HISTORY_FORMATS, render_history, write_history
+from sa_align.history.render import HISTORY_FORMATS, render_history, summary_lines, write_history
 from sa_align.history.run import DEFAULT_MAX_COMMITS, audit_history, audit_history_async, select_commits
 from sa_align.models.history import HISTORY_SCHEMA_VERSION, HistoryReport
 
 __all__ = [
     "DEFAULT_MAX_COMMITS", "GitError", "HISTORY_FORMATS", "HISTORY_SCHEMA_VERSION", "HistoryReport",
-    "audit_history", "audit_history_async", "render_history", "select_commits", "write_history",
+    "audit_history", "audit_history_async", "render_history", "select_commits", "summary_lines", "write_history",
 ]

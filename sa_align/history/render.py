@@ -32,6 +32,16 @@ def write_history(history: HistoryReport, out_dir: str | Path, formats: Iterable
     return write_texts(out_dir, {HISTORY_FORMATS[fmt]: render_history(history, fmt) for fmt in formats})
 
 
+def summary_lines(history: HistoryReport) -> list[str]:
+    """What `sa-align history` prints: commits audited and label changes, what the run reused, each change."""
+    r = history.reuse
+    share = lambda x: "n/a" if x is None else f"{x:.0%}"  # noqa: E731
+    head = (f"{len(history.points)} commits audited, {len(history.changes)} label changes; "
+            f"files reused {share(r.files_share)}, units reused {share(r.units_share)}")
+    return [head] + [f"  {c.unit_id}: {c.label_before.value} -> {c.label_after.value} in {c.commit.sha[:12]} {c.commit.subject}"
+                     for c in history.changes]
+
+
 def chart_svg(history: HistoryReport, colors: dict[str, str]) -> str:
     """Stacked bars of label counts per commit (left axis: units) under a line of the mean score (right axis: 0-1)."""
     points = history.points

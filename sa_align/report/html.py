@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sa_align.extract.readable import readable
 from sa_align.models import DriftReport, Label, UnitKind
+from sa_align.report.rule_codes import by_rule, held_sentence, rule_name, rule_note
 from sa_align.report.sentences import (
     EXPECTED_DEFINITION, MEAN_DEFINITION, definitions, empty_repo_sentence, headline, undecided_sentence,
 )
@@ -49,6 +50,7 @@ def render_html(report: DriftReport) -> str:
 <div class="card">decided without a model<b>{_pct(s.decided_without_llm)}</b></div><div class="card">needs review<b>{s.needs_review}</b></div>{_error_card(report)}</div>
 <h2>Overview</h2>
 <div class="charts"><div class="chart" id="chart-kinds">{_kind_chart(report)}{_legend()}</div><div class="chart" id="chart-sections">{_section_chart(report)}</div></div>
+{_by_rule(report)}
 <h2>Units</h2>
 <div class="controls"><input id="filter-text" type="search" placeholder="Filter by text…" aria-label="filter text">
 <select id="filter-label" aria-label="filter label"><option value="">all labels</option>{options}</select>
@@ -68,6 +70,7 @@ def _data(report: DriftReport) -> dict:
     data = report.model_dump(mode="json", include={"results"})
     for r, result in zip(data["results"], report.results):
         r["claim_text"] = readable(result.unit.claim)
+        r["rule_note"] = rule_note(result)
     return data
 
 
@@ -79,7 +82,22 @@ def _headline(report: DriftReport) -> str:
     items = "".join(f"<li>{e(d)}</li>" for d in definitions(report))
     undecided = undecided_sentence(report)
     more = f'<p id="undecided">{e(undecided)}</p>' if undecided else ""
+    held = held_sentence(report)
+    more += f'<p id="held">{e(held)}</p>' if held else ""
     return f'{warning}<p class="headline" id="headline">{e(headline(report))}</p><ul class="defs">{items}</ul>{more}'
+
+
+def _by_rule(report: DriftReport) -> str:
+    """Units per rule and what it did to them (`sa-align rules CODE` explains a code)."""
+    e = html.escape
+    rows = "".join(f"<tr><td><code>{e(c)}</code></td><td>{e(rule_name(c))}</td><td>{e(o)}</td><td>{n}</td></tr>"
+                   if c else f"<tr><td>none</td><td></td><td>{e(o)}</td><td>{n}</td></tr>"
+                   for c, o, n in by_rule(report))
+    if not rows:
+        return ""
+    return ('<h2>Decided by rule</h2><table id="by-rule"><thead><tr><th>rule</th><th>name</th><th>label</th>'
+            f'<th>units</th></tr></thead><tbody>{rows}</tbody></table>'
+            '<p class="note"><code>sa-align rules CODE</code> shows what a rule decides, why, and its measured precision.</p>')
 
 
 def _score_cards(report: DriftReport) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from sa_align.extract.readable import readable
 from sa_align.markup import code, fence, inline
 from sa_align.models import CodeSpan, DriftReport, EvidenceCode, Label, UnitKind, UnitResult
+from sa_align.report.rule_codes import by_rule, held_sentence, label_text, rule_name
 from sa_align.report.sentences import budget_sentences, definitions, empty_repo_sentence, headline, undecided_sentence
 
 _ORDER = [Label.MISMATCHED, Label.MISATTRIBUTED, Label.STUBBED, Label.MISSING, Label.UNDECIDED]
@@ -53,6 +54,7 @@ def _summary(report: DriftReport) -> str:
         + f"- {headline(report, lambda x: f'**{x}**')}\n"
         + "".join(f"  - {d}\n" for d in definitions(report))
         + (f"- {undecided}\n" if undecided else "")
+        + (f"- {held_sentence(report, code)}\n" if held_sentence(report) else "")
         + "".join(f"- {inline(b)}\n" for b in budget_sentences(report))
         + f"- Decided without a model: {static}; needs review: {s.needs_review}{failed}\n"
         + f"{kappa}"
@@ -60,7 +62,19 @@ def _summary(report: DriftReport) -> str:
         + f"- Cost: {_cost(report)}; time: {report.timing.get('total', 0):.1f} s\n\n"
         + "\n".join(rows)
         + "\n"
+        + _by_rule(report)
     )
+
+
+def _by_rule(report: DriftReport) -> str:
+    """Units per rule and what it did to them, so a reader sees which rules the labels rest on."""
+    counts = by_rule(report)
+    if not counts:
+        return ""
+    rows = ["| rule | name | label | units |", "|---|---|---|---|"]
+    for c, outcome, n in counts:
+        rows.append(f"| {code(c) if c else 'none'} | {rule_name(c) or '–'} | {outcome} | {n} |")
+    return "\n### Decided by rule\n\n" + "\n".join(rows) + "\n\n`sa-align rules CODE` shows what a rule decides, why, and its measured precision.\n"
 
 
 def _calibration(report: DriftReport) -> str:
@@ -90,7 +104,8 @@ def _findings(report: DriftReport) -> str:
     aligned = [r for r in report.results if r.label == Label.ALIGNED]
     if aligned:
         out.append(f"## Aligned ({len(aligned)})\n")
-        out.append("\n".join(f"- {code(r.unit.id)} {inline(readable(r.unit.claim))}" for r in aligned) + "\n")
+        out.append("\n".join(f"- {code(r.unit.id)}{f' ({code(r.rule)})' if r.rule else ''} {inline(readable(r.unit.claim))}"
+                             for r in aligned) + "\n")
     return "\n".join(out)
 
 
@@ -105,7 +120,7 @@ def _unit(r: UnitResult) -> str:
     score = "" if r.score is None else f", score {r.score:.2f}"
     review = ", **needs review**" if r.needs_review else ""
     agree = "" if r.agreement is None else f", agreement {r.agreement:.0%}"
-    lines.append(f"**Verdict:** {r.label.value}{score}, confidence {r.confidence:.2f}{agree}{review}\n")
+    lines.append(f"**Verdict:** {label_text(r, code)}{score}, confidence {r.confidence:.2f}{agree}{review}\n")
     if r.reason:
         lines.append(f"**Why:** {inline(r.reason)}\n")
     if r.next_step:
@@ -115,7 +130,8 @@ def _unit(r: UnitResult) -> str:
     lines.extend(_evidence(r))
     votes = [v for v in r.verdicts if not v.abstained]
     if votes:
-        lines.append("Judges: " + "; ".join(f"{inline(v.model or v.judge)} → {v.label.value}" for v in votes) + "\n")
+        lines.append("Judges: " + "; ".join(f"{inline(v.model or v.judge)} → {v.label.value}" + (f" ({code(v.rule)})" if v.rule else "")
+                                            for v in votes) + "\n")
     return "\n".join(lines)
 
 

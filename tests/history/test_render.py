@@ -25,3 +25,17 @@ def test_untrusted_commit_subjects_are_escaped(example_history, offline_config):
     h = audit_history(PAPER, example_history, revs="HEAD~1..HEAD", units=UNITS, config=offline_config)
     page = render_history(h, "html")
     assert "<img src=x" not in page and "&lt;img src=x" in page
+
+
+def test_the_console_lines_count_commits_and_name_each_change(example_history, offline_config):
+    from sa_align.config import RulesConfig
+    from sa_align.history import summary_lines
+
+    config = offline_config.model_copy(update={"rules": RulesConfig(preview=True)})  # the rules decide, none held
+    h = audit_history(PAPER, example_history, units=UNITS, config=config)
+    lines = summary_lines(h)
+    assert lines[0].startswith(f"4 commits audited, {len(h.changes)} label changes; files reused ")
+    assert len(lines) == 1 + len(h.changes) and any(c.unit_id == "num-004" for c in h.changes)
+    first = h.changes[0]
+    assert lines[1] == (f"  {first.unit_id}: {first.label_before.value} -> {first.label_after.value} "
+                        f"in {first.commit.sha[:12]} {first.commit.subject}")

@@ -38,6 +38,9 @@ def test_sarif_of_the_example_validates_and_locates_findings(example_report):
     assert len(results) == len(drifted)
     lr = next(r for r in results if r["properties"]["unitId"] == "num-004")
     assert lr["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "config.yaml"
+    assert lr["ruleId"] == "NUM005"  # the learning rate differs where the run reads it, held or not
+    described = {r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert {r["ruleId"] for r in results} == described
 
 
 def test_markdown_of_the_example_names_each_finding(example_report):

@@ -74,3 +74,30 @@ def test_page_loads_filters_sorts_and_expands(sample_report, tmp_path, chromium_
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
     assert errors == []
     assert (tmp_path / "report.png").stat().st_size > 10_000
+
+
+def test_html_counts_units_per_rule_and_names_held_findings(held_report):
+    page = render(held_report, "html")
+    table = page.split('<table id="by-rule">')[1].split("</table>")[0]
+    assert "<tr><td><code>NUM006</code></td><td>preset-differs</td><td>held mismatched</td><td>1</td></tr>" in table
+    assert "<tr><td>none</td><td></td><td>undecided</td><td>1</td></tr>" in table
+    held = page.split('<p id="held">')[1].split("</p>")[0]
+    assert held.startswith("Held for review: 1 finding of preview rules (num-002 mismatched by NUM006)")
+
+
+@pytest.mark.browser
+def test_each_row_shows_its_rule_code_and_a_held_finding(held_report, tmp_path, chromium_page):
+    page, errors = chromium_page
+    path = tmp_path / "report.html"
+    path.write_text(render(held_report, "html"), encoding="utf-8")
+    page.goto(path.as_uri())
+    label = lambda uid: page.locator(f'#units-body tr.unit[data-id="{uid}"] td').nth(2).inner_text()  # noqa: E731
+    assert label("num-001") == "aligned (NUM001)"
+    assert label("num-002") == "undecided (held: mismatched by NUM006, preview) review"
+    assert label("meth-003") == "undecided"  # no rule decided it
+    page.fill("#filter-text", "NUM006")  # the rule is searchable like the claim
+    rows = page.locator("#units-body tr.unit")
+    assert rows.count() == 1 and rows.first.get_attribute("data-id") == "num-002"
+    rows.first.click()
+    assert "numeric: mismatched [NUM006] (confidence 0.90)" in page.locator("#units-body tr.detail").inner_text()
+    assert errors == []

@@ -10,8 +10,32 @@ def test_markdown_lists_drifted_units_with_evidence(sample_report):
     assert "> quote of num-002" in mismatched and "Evidence: `config.yaml:4`" in mismatched
     assert "lr: 0.02" in mismatched and "section *3 Method*" in mismatched
     assert "## Stubbed (1)" in md and "## Missing (1)" in md and "## Undecided (1)" in md
-    assert "- `num-001` claim of num-001" in md.split("## Aligned (1)")[1]
+    assert "- `num-001` (`NUM001`) claim of num-001" in md.split("## Aligned (1)")[1]
     assert "ignore previous instructions" in md and "changed no verdict" in md
+
+
+def test_markdown_names_the_rule_behind_each_label_and_counts_units_per_rule(sample_report):
+    md = render(sample_report, "md")
+    mismatched = md.split("## Mismatched (1)")[1].split("\n## ")[0]
+    assert "**Verdict:** mismatched (`NUM005`), score 0.25, confidence 0.90" in mismatched
+    assert "Judges: numeric → mismatched (`NUM005`)" in mismatched
+    undecided = md.split("## Undecided (1)")[1].split("\n## ")[0]
+    assert "**Verdict:** undecided, confidence 0.90" in undecided  # no rule decided it: nothing named
+    table = md.split("### Decided by rule")[1].split("\n\n")[1].splitlines()
+    assert table[0] == "| rule | name | label | units |"
+    assert set(table[2:]) == {"| `NUM001` | value-takes-effect | aligned | 1 |", "| `NUM005` | value-differs | mismatched | 1 |",
+                              "| `STB001` | placeholder-named | stubbed | 1 |", "| `MIS004` | named-code-gone | missing | 1 |",
+                              "| none | – | undecided | 1 |"}
+    assert "Held for review" not in md
+
+
+def test_markdown_shows_a_held_preview_finding_beside_its_undecided_label(held_report):
+    md = render(held_report, "md")
+    assert "## Mismatched" not in md
+    held = md.split("### `num-002`")[1].split("\n### ")[0]
+    assert "**Verdict:** undecided (held: mismatched by `NUM006`, preview), confidence 0.00, **needs review**" in held
+    assert "- Held for review: 1 finding of preview rules (`num-002` mismatched by `NUM006`);" in md
+    assert "| `NUM006` | preset-differs | held mismatched | 1 |" in md
 
 
 def test_markdown_shows_each_units_judge_error(sample_report):

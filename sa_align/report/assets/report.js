@@ -50,7 +50,8 @@
     const list = el("ul");
     r.verdicts.forEach((v) => {
       const who = v.model || v.judge;
-      const text = v.abstained ? who + ": abstained" + (v.error ? " (" + v.error + ")" : "") : who + ": " + v.label + " (confidence " + v.confidence.toFixed(2) + ") " + v.reason;
+      const rule = v.rule ? " [" + v.rule + "]" : "";
+      const text = v.abstained ? who + ": abstained" + rule + (v.error ? " (" + v.error + ")" : "") : who + ": " + v.label + rule + " (confidence " + v.confidence.toFixed(2) + ") " + v.reason;
       list.appendChild(el("li", { text: text }));
     });
     td.appendChild(el("div", { text: "Verdicts:" }));
@@ -68,6 +69,7 @@
       const td = el("td");
       if (j === 2) {
         td.appendChild(el("span", { class: "label " + r.label, text: r.label }));
+        if (r.rule_note) td.appendChild(el("span", { class: "rule", text: " (" + r.rule_note + ")" }));
         if (r.needs_review) td.appendChild(el("span", { class: "review", text: " review" }));
         if (r.error) td.appendChild(el("span", { class: "error", text: " error" }));
       } else td.textContent = c;
@@ -91,7 +93,7 @@
     const rows = data.results.filter((r) =>
       (!filterLabel.value || r.label === filterLabel.value) &&
       (!filterKind.value || r.unit.kind === filterKind.value) &&
-      (!q || (r.unit.id + " " + r.unit.claim + " " + (r.claim_text || "") + " " + (r.unit.quote || "") + " " + (r.reason || "")).toLowerCase().includes(q)));
+      (!q || (r.unit.id + " " + r.unit.claim + " " + (r.claim_text || "") + " " + (r.unit.quote || "") + " " + (r.reason || "") + " " + (r.rule_note || "")).toLowerCase().includes(q)));
     rows.sort((a, b) => { const x = value[sortKey](a), y = value[sortKey](b); return (x < y ? -1 : x > y ? 1 : 0) * sortDir; });
     body.replaceChildren(...rows.map(row));
     count.textContent = rows.length + " of " + data.results.length + " units";
