@@ -56,10 +56,12 @@ def _codes(result: UnitResult) -> set[str]:
     return {result.rule} | {v.rule for v in result.verdicts if v.rule}
 
 
-def hand_judged(samples: list[tuple[Path, Path]], sabench: Path) -> dict[str, list[bool]]:
-    """Code -> whether each of its hand-judged decisions was right."""
+def hand_judged(samples: list[tuple[Path, Path]], sabench: Path) -> tuple[dict[str, list[bool]], list[dict]]:
+    """Code -> whether each of its hand-judged decisions was right; and each judged item's decision
+    (its kind of code, label, rule, and whether that label and the reader's correct label are right)."""
     verdicts = {r["item"]: r for r in read(VERDICTS) if r.get("reader", "first") == "first"}
     out: dict[str, list[bool]] = defaultdict(list)
+    decisions: list[dict] = []
     preview = EvalConfig(embeddings=False, rules=RulesConfig(preview=True))
     unvetoed = EvalConfig(embeddings=False, rules=RulesConfig(preview=True, ignore=list(VETOES)))
     for reports, sample in samples:
@@ -69,6 +71,8 @@ def hand_judged(samples: list[tuple[Path, Path]], sabench: Path) -> dict[str, li
         for item in items:
             verdict, result = verdicts[item["item"]], now[item["item"]]
             label = result.label.value
+            decisions.append({"code": item["code"], "label": label, "rule": result.rule,
+                              "right": label != "undecided" and _right(item, verdict, label)})
             if label != "undecided" and result.rule:
                 right = _right(item, verdict, label)
                 out[result.rule].append(right)
@@ -80,7 +84,26 @@ def hand_judged(samples: list[tuple[Path, Path]], sabench: Path) -> dict[str, li
             if held != label and held != "undecided":
                 for code in _codes(result) & set(VETOES):
                     out[code].append(not _right(item, verdict, held))
-    return out
+    return out, decisions
+
+
+def policy_effect(decisions: list[dict], rows: dict[str, dict]) -> str:
+    """Precision and coverage per label on the judged items, with every rule deciding (`--preview`) and
+    under the default policy (a preview rule's failure held back), per kind of code."""
+    stable = {c for c, r in rows.items() if r.get("judged", 0) >= STABLE_MIN_JUDGED and r.get("precision", 0) >= STABLE_MIN_PRECISION}
+    lines = ["| code | label | --preview: right / decided | default: right / decided |", "|---|---|---|---|"]
+    for who in ("authors", "agent"):
+        mine = [d for d in decisions if d["code"] == who]
+        held = [d if d["label"] in ("undecided", "aligned") or d["rule"] in stable else {**d, "label": "undecided"}
+                for d in mine]
+        for label in ("aligned", "mismatched", "missing", "stubbed", "misattributed", "all decided"):
+            pick = (lambda ds: [d for d in ds if d["label"] != "undecided"]) if label == "all decided" else \
+                (lambda ds, lb=label: [d for d in ds if d["label"] == lb])
+            before, after = pick(mine), pick(held)
+            cell = lambda ds: f"{sum(d['right'] for d in ds)}/{len(ds)}"  # noqa: E731
+            lines.append(f"| {who} | {label} | {cell(before)} | {cell(after)} |")
+        lines.append(f"| {who} | coverage (decided / judged) | {len(pick(mine))}/{len(mine)} | {len(pick(held))}/{len(mine)} |")
+    return "\n".join(lines)
 
 
 def sabench_agreement(folder: Path) -> dict[str, list[bool]]:
@@ -130,12 +153,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sabench", type=Path, default=SABENCH)
     ap.add_argument("--sabench-out", type=Path, help="the folder of `sa-align bench --sabench --preview --out`")
     ap.add_argument("--write", action="store_true", help=f"write {TABLE.relative_to(ROOT)}")
+    ap.add_argument("--dump", type=Path, help="also write each judged decision here (outside the project)")
     args = ap.parse_args(argv)
     samples = [tuple(Path(p) for p in s.split(":", 1)) for s in args.sample]
-    hand = hand_judged(samples, args.sabench) if samples else {}
+    hand, decisions = hand_judged(samples, args.sabench) if samples else ({}, [])
     bench = sabench_agreement(args.sabench_out) if args.sabench_out else {}
     rows = table(hand, bench)
+    if args.dump:
+        args.dump.write_text(json.dumps({"hand": hand, "bench": bench, "decisions": decisions}), encoding="utf-8")
     print(markdown(rows))
+    if decisions:
+        print("\nThe preview policy on the hand-judged items:\n")
+        print(policy_effect(decisions, rows))
     if args.write:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
         measured_on = {

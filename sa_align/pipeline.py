@@ -43,6 +43,7 @@ from sa_align.models import (
 )
 from sa_align.paper import load_paper
 from sa_align.report import summarize
+from sa_align.rules.policy import enabled_codes
 from sa_align.unitsfile import load_units
 
 EMPTY_REPO = "empty-repo"
@@ -116,6 +117,7 @@ async def evaluate_async(
 ) -> DriftReport:
     """Audit `repo` against `paper`. Units are extracted unless given (a list or a units file)."""
     config = config or EvalConfig()
+    enabled_codes(config.rules)  # an unknown rule selector is a ConfigError now, not one per unit later
     run = _Run(progress)
     started = time.perf_counter()
     client = make_client(config)

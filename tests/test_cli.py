@@ -46,6 +46,7 @@ def test_calibration_switches_and_a_bad_model_file(tmp_path):
     assert on.exit_code == 0, on.output
     assert json.loads((tmp_path / "on" / "report.json").read_text())["calibration"]["model"] == "sabench.json"
     off = runner.invoke(app, base + ["-o", str(tmp_path / "off"), "--no-calibration"])
+    assert off.exit_code == 0, off.output
     assert json.loads((tmp_path / "off" / "report.json").read_text())["calibration"]["uncalibrated"] == "calibration is switched off"
     bad = tmp_path / "model.json"
     bad.write_text("not json")

@@ -94,7 +94,8 @@ def _two_judges(server, tmp_path) -> sa_align.EvalConfig:
     # The ensemble on every unit: with the calibrated judge on, only units inside its band are sent
     # (tests/calibrate/test_calibrator.py).
     return sa_align.EvalConfig(judges=[server.spec("model-a"), server.spec("model-b")], embeddings=False,
-                               max_retries=0, cache_dir=tmp_path / "cache", calibration={"enabled": False})
+                               max_retries=0, cache_dir=tmp_path / "cache", calibration={"enabled": False},
+                               rules={"preview": True})  # the votes decide: LLM001 is unmeasured offline
 
 
 def _vote(req: dict) -> dict:

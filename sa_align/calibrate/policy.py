@@ -26,6 +26,10 @@ In this order:
    unit stays `undecided` rather than getting a failure label without evidence
    (with LLM judges configured, such units are sent to them: `Calibrator.wants_llm`).
 
+Rule codes (`units/rules/rules.yaml`): the lift is `CAL001`, a lean made the label `CAL002`, the
+band `CAL003`, the abstention below the band `CAL004`; a kept or failure-evidence label keeps the code
+of the judge's rule. A step the run switched off (`config.rules`) is not taken.
+
 A decided unit's score is then the level of its label nearest the model's expected
 score (`_graded`), except for certain findings and LLM votes, which keep theirs.
 """

@@ -78,7 +78,7 @@ def _by_rule(report: DriftReport) -> str:
 
 
 def _calibration(report: DriftReport) -> str:
-    c, s = report.calibration, report.summary
+    c = report.calibration
     if c.model is None:
         return f"- Calibrated judge: not used ({c.uncalibrated or 'off'})\n"
     saved = f"; LLM calls saved: {c.llm_calls_saved} on {c.llm_units_skipped} units" if c.llm_units_skipped else ""

@@ -59,7 +59,8 @@ def held_sentence(report: DriftReport, code: Callable[[str], str] = str) -> str:
     more = f" and {len(held) - _HELD_SHOWN} more" if len(held) > _HELD_SHOWN else ""
     n = len(held)
     return (f"Held for review: {n} finding{'s' if n != 1 else ''} of preview rules ({named}{more}); "
-            "they are evidence, not labels, until the rules' precision is measured or the run is given `--preview`.")
+            "each is evidence to review, not a label, until its rule is right often enough on hand-judged code to be "
+            "stable (`sa-align rules`), or the run is given `--preview`.")
 
 
 def by_rule_line(report: DriftReport) -> str:

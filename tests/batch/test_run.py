@@ -19,7 +19,7 @@ def _offline() -> EvalConfig:
 
     Built per test, not at import: a config reads its cache dir when it is made.
     """
-    return EvalConfig(embeddings=False)
+    return EvalConfig(embeddings=False, rules={"preview": True})  # findings as labels, so counts move with the code
 
 
 def write_manifest(tmp_path, repo_b=EX / "repo", units_b=EX / "units.yaml", name="manifest.jsonl"):

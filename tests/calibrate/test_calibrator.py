@@ -32,6 +32,7 @@ def constant_model(path, p: float):
 def _config(server, tmp_path, p: float, samples: int = 1) -> sa_align.EvalConfig:
     spec = server.spec("model-a").model_copy(update={"samples": samples})
     return sa_align.EvalConfig(judges=[spec], embeddings=False, max_retries=0, cache_dir=tmp_path / "cache",
+                               rules={"preview": True},  # the LLM's votes decide (LLM001 is unmeasured here)
                                calibration={"model": constant_model(tmp_path / "m.json", p), "band": (0.2, 0.5)})
 
 

@@ -49,7 +49,8 @@ def commit(repo: Path, message: str, files: dict[str, str | bytes | None], day: 
 @pytest.fixture
 def offline_config(tmp_path) -> EvalConfig:
     """Static judges only, no embeddings: fast and deterministic."""
-    return EvalConfig(embeddings=False, cache_dir=tmp_path / "cache")
+    # Every rule decides (`--preview`), so drift shows as labels; held findings are tested in tests/rules.
+    return EvalConfig(embeddings=False, cache_dir=tmp_path / "cache", rules={"preview": True})
 
 
 @pytest.fixture

@@ -42,7 +42,7 @@ def naive_model(req: dict) -> dict:
 
 
 def llm_config(server) -> EvalConfig:
-    return EvalConfig(judges=[server.spec("model-a")], embeddings=False, max_retries=0)
+    return EvalConfig(judges=[server.spec("model-a")], embeddings=False, max_retries=0, rules={"preview": True})
 
 
 async def test_injection_changes_no_label(judged, llm_server):

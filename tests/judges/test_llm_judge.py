@@ -43,7 +43,7 @@ def last_user(req: dict) -> str:
 
 def config(server, **kw) -> EvalConfig:
     specs = [server.spec("model-a", samples=3), server.spec("model-b", samples=3)]
-    return EvalConfig(judges=specs, embeddings=False, max_retries=0, **kw)
+    return EvalConfig(judges=specs, embeddings=False, max_retries=0, rules={"preview": True}, **kw)
 
 
 def scripted(server, labels: dict[str, list[str]]) -> Counter:
@@ -99,7 +99,7 @@ async def test_certain_static_verdict_skips_the_llm(judged, llm_server):
 
 
 async def test_evidence_outside_the_shown_code_is_reasked(judged, llm_server):
-    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, max_retries=0)
+    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, max_retries=0, rules={"preview": True})
 
     def respond(req: dict) -> dict:
         return reply(req, "aligned", valid="not within the code shown" in last_user(req))
@@ -114,7 +114,7 @@ async def test_evidence_outside_the_shown_code_is_reasked(judged, llm_server):
 
 
 async def test_a_model_that_never_grounds_abstains_with_the_error(judged, llm_server):
-    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, max_retries=0, max_reasks=1)
+    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, max_retries=0, rules={"preview": True}, max_reasks=1)
     llm_server.always(lambda req: reply(req, "aligned", valid=False))
     result = await judged("trainer", config=cfg).judge(UNIT, LLMClient(cfg))
     verdict = llm_verdicts(result)[0]
@@ -123,7 +123,7 @@ async def test_a_model_that_never_grounds_abstains_with_the_error(judged, llm_se
 
 
 async def test_with_no_code_shown_only_missing_is_accepted(small, llm_server):
-    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, max_retries=0)
+    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, max_retries=0, rules={"preview": True})
     j = small({"main.py": "print('hello')\n"}, cfg)
     ctx = JudgeContext(unit=UNIT, candidates=[], index=j.index, paper=None, config=cfg, client=LLMClient(cfg))
     llm_server.enqueue(json_reply({"label": "aligned", "score": 1.0, "confidence": 0.9, "reason": "looks fine"}))
@@ -138,7 +138,7 @@ async def test_with_no_code_shown_only_missing_is_accepted(small, llm_server):
 
 
 async def test_a_score_outside_the_labels_levels_is_reasked(judged, llm_server):
-    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, max_retries=0)
+    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, max_retries=0, rules={"preview": True})
     llm_server.enqueue(lambda req: reply(req, "aligned", score=0.0))
     llm_server.enqueue(lambda req: reply(req, "aligned", score=1.0))
     result = await judged("trainer", config=cfg).judge(UNIT, LLMClient(cfg))
@@ -162,7 +162,7 @@ def test_levels_per_label_are_documented_and_hold_the_defaults():
 
 async def test_the_request_sent_fits_the_token_budget(judged, llm_server):
     budget = 1800
-    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, judge_prompt_tokens=budget, max_retries=0)
+    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, judge_prompt_tokens=budget, max_retries=0, rules={"preview": True})
     llm_server.always(lambda req: reply(req, "aligned"))
     j = judged("trainer", config=cfg)
     client = LLMClient(cfg)
@@ -182,7 +182,7 @@ async def test_the_request_sent_fits_the_token_budget(judged, llm_server):
 async def test_each_model_gets_a_prompt_fit_to_its_own_request(judged, llm_server):
     budget = 1800
     specs = [llm_server.spec("model-a"), llm_server.spec("gpt-4o-mini")]  # schema in the prompt / native schema
-    cfg = EvalConfig(judges=specs, embeddings=False, judge_prompt_tokens=budget, max_retries=0)
+    cfg = EvalConfig(judges=specs, embeddings=False, judge_prompt_tokens=budget, max_retries=0, rules={"preview": True})
     llm_server.always(lambda req: reply(req, "aligned"))
     client = LLMClient(cfg)
     result = await judged("trainer", config=cfg).judge(UNIT, client)
@@ -218,7 +218,7 @@ def test_the_budget_has_a_floor_the_fixed_prompt_can_meet():
 async def test_shortening_keeps_the_lines_around_the_focus_line(small, llm_server):
     body = "".join(f"    step_{i} = {i}\n" for i in range(1, 200))
     j = small({"long.py": "def run():\n" + body.replace("step_150 = 150", "FOCUS_MARKER = 150")})
-    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, judge_prompt_tokens=1800, max_retries=0)
+    cfg = EvalConfig(judges=[llm_server.spec("model-a")], embeddings=False, judge_prompt_tokens=1800, max_retries=0, rules={"preview": True})
     cand = Candidate(span=CodeSpan(path="long.py", start_line=1, end_line=200, symbol="run"), score=1.0,
                      focus_line=151)
     ctx = JudgeContext(unit=UNIT, candidates=[cand], index=j.index, paper=None, config=cfg, client=LLMClient(cfg))

@@ -96,3 +96,11 @@ def test_label_unit_applies_selection_and_the_preview_policy(tmp_path, measured)
     off = _judge(tmp_path / "c", RulesConfig(preview=True, ignore=["NUM005"]))
     assert off.rule != "NUM005" and off.label != Label.MISMATCHED
     assert any("NUM005 is switched off" in v.reason for v in off.verdicts)
+
+
+def test_an_unknown_selector_stops_the_run_before_any_work(tmp_path):
+    import sa_align
+
+    with pytest.raises(ConfigError, match="NOPE"):
+        sa_align.evaluate("We train with a learning rate of 3e-4.", write_repo(tmp_path / "repo", FILES),
+                          config=EvalConfig(embeddings=False, rules=RulesConfig(ignore=["NOPE"])))
