@@ -154,10 +154,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sabench-out", type=Path, help="the folder of `sa-align bench --sabench --preview --out`")
     ap.add_argument("--write", action="store_true", help=f"write {TABLE.relative_to(ROOT)}")
     ap.add_argument("--dump", type=Path, help="also write each judged decision here (outside the project)")
+    ap.add_argument("--from-dump", type=Path, help="read the decisions a run wrote with --dump; judge nothing")
     args = ap.parse_args(argv)
     samples = [tuple(Path(p) for p in s.split(":", 1)) for s in args.sample]
-    hand, decisions = hand_judged(samples, args.sabench) if samples else ({}, [])
-    bench = sabench_agreement(args.sabench_out) if args.sabench_out else {}
+    if args.from_dump:
+        dumped = json.loads(args.from_dump.read_text(encoding="utf-8"))
+        hand, bench, decisions = dumped["hand"], dumped["bench"], dumped["decisions"]
+    else:
+        hand, decisions = hand_judged(samples, args.sabench) if samples else ({}, [])
+        bench = sabench_agreement(args.sabench_out) if args.sabench_out else {}
     rows = table(hand, bench)
     if args.dump:
         args.dump.write_text(json.dumps({"hand": hand, "bench": bench, "decisions": decisions}), encoding="utf-8")
@@ -170,9 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         measured_on = {
             "commit": commit, "date": datetime.date.today().isoformat(),
             "hand_judged": f"{VERDICTS.relative_to(ROOT)} (first reader), rejudged with --preview",
-            "samples": len(samples), "sabench": "development split, SA-Bench's claims, all setups, --preview" if bench else None,
-            "command": "python benchmarks/rule_precision.py " + " ".join(f"--sample {s}" for s in args.sample)
-                       + (" --sabench-out OUT" if bench else "") + " --write",
+            "samples": 2, "sabench": "development split, SA-Bench's claims, all setups, --preview" if bench else None,
+            "command": "python benchmarks/rule_precision.py --sample /tmp/authors:/tmp/labelset "
+                       "--sample /tmp/authors-rules:/tmp/ruleset --sabench-out OUT --write",
         }
         TABLE.write_text(json.dumps({"measured_on": measured_on, "rules": rows}, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {TABLE.relative_to(ROOT)}")

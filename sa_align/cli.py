@@ -1,6 +1,6 @@
 """The `sa-align` command.
 
-Exit codes: 0 success; 1 the mean score is below `--fail-under`; 2 bad input or usage, or a
+Exit codes: 0 success; 1 the run score (the headline) is below `--fail-under`; 2 bad input or usage, or a
 repository with no code or configuration file (unless `--allow-empty`); 3 `diff --fail-on regression`
 found a unit whose score fell.
 Only typer (and `cli_options`: the options, config and usage error the commands share, typer
@@ -57,7 +57,7 @@ def evaluate(
     samples: int = typer.Option(1, "--samples", min=1, help="Samples per judge model."),
     budget: Optional[float] = typer.Option(None, "--budget", help="Dollar budget for LLM calls."),
     top_k: Optional[int] = typer.Option(None, "--top-k", min=1, help="Candidates per unit."),
-    fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the mean score is below this (0-1)."),
+    fail_under: Optional[float] = typer.Option(None, "--fail-under", help="Exit 1 when the run score is below this (0-1): the calibrated expected score over all units, else the mean over decided units."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write caches."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/sa_align)."),
     embeddings: Optional[bool] = EmbedOpt,
@@ -109,9 +109,12 @@ def _print_summary(report, paths: list[Path], quiet: bool) -> None:
 def _gate(report, fail_under: float | None) -> None:
     if fail_under is None:
         return
-    mean = report.summary.mean_score
-    if mean is None or mean < fail_under:
-        typer.secho(f"mean score {mean} is below --fail-under {fail_under}", err=True, fg=typer.colors.RED)
+    # The headline, not the mean over decided units: a finding held back for review (a preview rule's)
+    # leaves its unit undecided, so the mean over decided units would rise as findings are held.
+    s = report.summary
+    score, what = (s.expected_score, "expected score") if s.expected_score is not None else (s.mean_score, "mean score")
+    if score is None or score < fail_under:
+        typer.secho(f"{what} {score} is below --fail-under {fail_under}", err=True, fg=typer.colors.RED)
         raise typer.Exit(EXIT_BELOW)
 
 

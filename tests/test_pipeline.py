@@ -1,4 +1,5 @@
-"""End to end on the bundled example: paper + drifting repo -> report with every label."""
+"""End to end on the bundled example: paper + drifting repo -> report with every label (every rule
+deciding, `--preview`), and by default with the preview rules' findings held back for review."""
 
 import asyncio
 
@@ -14,7 +15,28 @@ EX = EXAMPLES / "focal_loss"
 
 @pytest.fixture(scope="module")
 def report():
+    return sa_align.evaluate(EX / "paper.md", EX / "repo", units=EX / "units.yaml",
+                             config=sa_align.EvalConfig(rules={"preview": True}))
+
+
+@pytest.fixture(scope="module")
+def default_report():
     return sa_align.evaluate(EX / "paper.md", EX / "repo", units=EX / "units.yaml")
+
+
+def test_by_default_the_preview_rules_findings_are_held_for_review(report, default_report):
+    found = {r.unit.id: r for r in report.results}
+    held = {r.unit.id: r for r in default_report.results if r.held_label is not None}
+    # Every failure the preview run found is held back with its rule and evidence, and nothing else changes.
+    failures = {i for i, r in found.items() if r.label not in (Label.ALIGNED, Label.UNDECIDED)}
+    assert set(held) == failures and {"num-004", "meth-002", "meth-003", "meth-001", "meth-004"} <= failures
+    for unit_id, r in held.items():
+        assert r.label == Label.UNDECIDED and r.needs_review and r.score is None
+        assert (r.held_label, r.rule, r.evidence) == (found[unit_id].label, found[unit_id].rule, found[unit_id].evidence)
+    assert held["num-004"].rule == "NUM005" and "preview rule NUM005" in held["num-004"].reason
+    same = [r for r in default_report.results if r.unit.id not in held]
+    assert all(r.label == found[r.unit.id].label for r in same)
+    assert default_report.summary.expected_score == report.summary.expected_score  # the probabilities do not move
 
 
 def test_example_report_shows_every_label(report):

@@ -43,6 +43,8 @@ class ResultView(_Lean):
     """Evidence lines."""
     reason: str = ""
     """Why."""
+    held_label: Label | None = None
+    """A preview rule's failure held back for review (report format 1.4)."""
 
 
 class PaperView(_Lean):

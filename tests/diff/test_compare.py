@@ -77,3 +77,19 @@ def test_equal_scores_with_another_label_are_changes_not_regressions():
     new = report([result("m-1", "Uses the cited loss.", Label.MISATTRIBUTED, 0.25)])
     d = diff_reports(old, new)
     assert not d.regressions and not d.fixes and d.changed[0].label_after == Label.MISATTRIBUTED
+
+
+def test_a_held_finding_is_a_finding_a_regression_when_it_appears_and_a_fix_when_it_goes(tmp_path):
+    aligned = result("num-001", "The learning rate is 0.01.", Label.ALIGNED, 1.0)
+    held = result("num-001", "The learning rate is 0.01.", Label.UNDECIDED, None).model_copy(
+        update={"held_label": Label.MISMATCHED, "rule": "NUM005"})
+    undecided = result("num-001", "The learning rate is 0.01.", Label.UNDECIDED, None)
+    appeared = diff_reports(report([aligned]), report([held], commit="2" * 40))
+    assert [(c.label_before, c.label_after) for c in appeared.regressions] == [(Label.ALIGNED, Label.UNDECIDED)]
+    gone = diff_reports(report([held]), report([aligned], commit="2" * 40))
+    assert [c.old_id for c in gone.fixes] == ["num-001"]
+    # An undecided unit without a finding is no regression; saved as JSON and read back, the held label stays.
+    assert diff_reports(report([aligned]), report([undecided], commit="2" * 40)).regressions == []
+    (tmp_path / "a.json").write_text(report([aligned]).model_dump_json(), encoding="utf-8")
+    (tmp_path / "b.json").write_text(report([held], commit="2" * 40).model_dump_json(), encoding="utf-8")
+    assert len(diff_reports(tmp_path / "a.json", tmp_path / "b.json").regressions) == 1

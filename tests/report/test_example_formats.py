@@ -15,8 +15,23 @@ EX = EXAMPLES / "focal_loss"
 
 @pytest.fixture(scope="module")
 def example_report():
-    config = EvalConfig(embeddings=False)
+    """The example with every rule deciding (`--preview`): every label has findings to render."""
+    config = EvalConfig(embeddings=False, rules={"preview": True})
     return sa_align.evaluate(EX / "paper.md", EX / "repo", units=EX / "units.yaml", config=config)
+
+
+@pytest.fixture(scope="module")
+def default_report():
+    return sa_align.evaluate(EX / "paper.md", EX / "repo", units=EX / "units.yaml", config=EvalConfig(embeddings=False))
+
+
+def test_markdown_of_the_default_run_shows_each_held_finding_with_its_rule_and_evidence(default_report):
+    md = render(default_report, "md")
+    assert "undecided (held: mismatched by `NUM005`, preview)" in md and "Held for review: 5 findings" in md
+    assert "Evidence: `config.yaml:16`" in md  # the held finding keeps the line that shows it
+    sarif = json.loads(render(default_report, "sarif"))
+    lr = next(r for r in sarif["runs"][0]["results"] if r["properties"]["unitId"] == "num-004")
+    assert lr["ruleId"] == "NUM005" and lr["level"] == "note"  # evidence for review, not an error
 
 
 def test_json_of_the_example_validates(example_report):
