@@ -4,6 +4,8 @@ An undecided unit's reason says why the judges abstained; a reviewer also needs 
 do about it. The next step is read from what the run already knows, never guessed:
 
 - the repository holds no code or configuration: point the audit at the implementation;
+- a preview rule's finding was held back (`UnitResult.held_label`): check it at its evidence, or
+  let the rule decide with `--preview` (a model would not settle it: its votes are a preview rule too);
 - no LLM judge was configured and LLM judges may judge the unit's kind: `--judge MODEL` would
   decide it, at one call per model sample (`EvalConfig.judges` gives the ensemble when set);
 - LLM judges ran and failed (an error, a prompt over `judge_prompt_tokens`): what to change, and
@@ -47,6 +49,10 @@ def next_step(result: UnitResult, config: EvalConfig, *, has_code: bool = True) 
         return "", None
     if not has_code:
         return "The repository holds no code or configuration: audit the folder that holds the implementation.", None
+    if result.held_label is not None:
+        where = f" at `{result.evidence[0].path}:{result.evidence[0].start_line}`" if result.evidence else ""
+        return (f"Check the held {result.held_label.value} finding{where}; `--preview` lets {result.rule} "
+                f"set the label (`sa-align rules {result.rule}` shows how often it is right).", None)
     step, calls = _model_step(result, config)
     found = _not_found(result.verdicts)
     return " ".join(s for s in (step, found) if s), calls

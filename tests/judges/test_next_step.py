@@ -22,12 +22,22 @@ def offline_report():
 
 
 def test_offline_every_undecided_unit_says_a_judge_would_decide_it_and_what_that_costs(offline_report):
-    undecided = [r for r in offline_report.results if r.label == Label.UNDECIDED]
+    undecided = [r for r in offline_report.results if r.label == Label.UNDECIDED and r.held_label is None]
     assert undecided
     for r in undecided:
         assert r.next_step.startswith("`--judge MODEL` would decide it: 1 call per model sample."), r.next_step
         assert r.next_step_calls == 1
     assert all(r.next_step == "" and r.next_step_calls is None for r in offline_report.results if r.label != Label.UNDECIDED)
+
+
+def test_a_held_finding_says_where_to_check_it_and_how_to_let_its_rule_decide(offline_report):
+    held = [r for r in offline_report.results if r.held_label is not None]
+    assert held
+    for r in held:
+        assert r.next_step.startswith(f"Check the held {r.held_label.value} finding")
+        assert f"`--preview` lets {r.rule} set the label" in r.next_step and r.next_step_calls is None
+        if r.evidence:
+            assert f"`{r.evidence[0].path}:{r.evidence[0].start_line}`" in r.next_step
 
 
 def test_a_setting_the_static_judges_found_nowhere_is_named(offline_report):
