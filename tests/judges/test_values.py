@@ -33,17 +33,18 @@ def test_a_set_parameter_is_left_to_the_numeric_judge(small):
     assert "numeric judge" in judge_values(repo.context(unit)).reason
 
 
-def test_a_method_whose_subject_is_there_without_its_values_is_mismatched(small):
+def test_a_method_whose_words_are_there_without_its_values_is_missing(small):
     repo = small({"loss.py": "def focal_loss(probs, targets, focusing):\n    return ((1 - probs) ** focusing) * targets\n"})
     unit = Unit(id="f", kind="method", claim="Focal loss with focusing parameter gamma = 5 down-weights easy targets")
     verdict = judge_values(repo.context(unit))
-    assert verdict.label == Label.MISMATCHED and verdict.score == 0.25 and "focal" in verdict.reason
+    # Claim words in the code do not show the component runs with other values.
+    assert verdict.label == Label.MISSING and verdict.rule == "VAL001" and "focal" in verdict.reason
 
 
-def test_a_third_or_more_of_the_values_absent_is_a_key_omission(small):
+def test_a_third_or_more_of_the_values_absent_is_missing(small):
     repo = small(DATA)
     verdict = judge_values(repo.context(Unit(id="s", kind="protocol", claim="Split of 800 and 200 samples, 19 tasks, 1000 images")))
-    assert verdict.label == Label.MISMATCHED and verdict.score == 0.5 and "2 of the 4 values" in verdict.reason
+    assert verdict.label == Label.MISSING and verdict.rule == "VAL002" and "2 of the 4 values" in verdict.reason
     few = judge_values(repo.context(Unit(id="f", kind="protocol", claim="Split of 800 and 200 samples at rate 0.5, with 19 tasks")))
     assert few.abstained
 

@@ -354,6 +354,9 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     lines = list(dict.fromkeys((f.path, f.line) for f in facts))[:10]
     evidence: list[CodeSpan] = [line_span(path, line) for path, line in lines]
     score = None
+    if label == Label.MISMATCHED and rule == "NUM008":
+        # Set only where nothing runs: the setting is implemented but never reached (`shared/LABELLING.md`).
+        return decide(NAME, Label.STUBBED, note, rule=rule, confidence=conf, evidence=evidence)
     if label == Label.MISMATCHED:
         score = mismatch_score(sum(d.label == Label.MISMATCHED for d in decisions),
                                sum(d.label == Label.ALIGNED for d in decisions))
