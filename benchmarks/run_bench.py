@@ -35,10 +35,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--band", type=float, nargs=2, default=None, metavar=("LOW", "HIGH"),
                         help="the calibrated judge's uncertainty band (default: the configuration's)")
     parser.add_argument("--out", type=Path, default=None, help="write a JSON summary of the metrics here")
+    parser.add_argument("--preview", action="store_true", help="let preview rules set failure labels (`sa-align rules`)")
     parser.add_argument("--full", action="store_true", help="with --out: every per-unit outcome too (megabytes; keep out of git)")
     args = parser.parse_args(argv)
     config = EvalConfig(judges=args.judge, embeddings=False if args.no_embeddings else None,
-                        calibration={"enabled": not args.no_calibration, **({"band": tuple(args.band)} if args.band else {})})
+                        calibration={"enabled": not args.no_calibration, **({"band": tuple(args.band)} if args.band else {})},
+                        rules={"preview": args.preview})
     variants = None if args.variants < 0 else args.variants
     result = run_bench(args.dataset, config, variants=variants, seed=args.seed, out=args.out, hints=not args.no_hints, full=args.full)
     render_table(result)

@@ -196,3 +196,12 @@ def test_a_repository_without_code_is_flagged_not_raised(tmp_path):
     (tmp_path / "config.yaml").write_text("optim:\n  lr: 0.01\n")  # a config file is something to check
     again = sa_align.evaluate(EX / "paper.md", tmp_path, units=EX / "units.yaml", config=EvalConfig(embeddings=False))
     assert not [f for f in again.flags if f.kind == EMPTY_REPO] and again.summary.has_code
+
+
+def test_every_decided_unit_names_a_known_rule_and_held_ones_name_theirs(report, default_report):
+    from sa_align.rules.registry import rules
+
+    for r in report.results + default_report.results:
+        if r.label != Label.UNDECIDED or r.held_label is not None:
+            assert r.rule in rules(), (r.unit.id, r.rule)
+        assert all(v.rule in rules() for v in r.verdicts if not v.abstained or v.lean is not None)
