@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
@@ -81,10 +82,16 @@ def _headline(report: DriftReport) -> str:
     warning = f'<p class="warning" id="empty-repo"><b>Warning:</b> {e(empty)}</p>' if empty else ""
     items = "".join(f"<li>{e(d)}</li>" for d in definitions(report))
     undecided = undecided_sentence(report)
-    more = f'<p id="undecided">{e(undecided)}</p>' if undecided else ""
+    more = f'<p id="undecided">{_code_spans(undecided)}</p>' if undecided else ""
     held = held_sentence(report)
-    more += f'<p id="held">{e(held)}</p>' if held else ""
+    more += f'<p id="held">{_code_spans(held)}</p>' if held else ""
     return f'{warning}<p class="headline" id="headline">{e(headline(report))}</p><ul class="defs">{items}</ul>{more}'
+
+
+def _code_spans(sentence: str) -> str:
+    """The sentence escaped, its Markdown code spans (`--preview`) as `<code>`: the sentences are written
+    once for every format (`report/sentences.py`), in Markdown."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(sentence))
 
 
 def _by_rule(report: DriftReport) -> str:

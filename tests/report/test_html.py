@@ -83,6 +83,7 @@ def test_html_counts_units_per_rule_and_names_held_findings(held_report):
     assert "<tr><td>none</td><td></td><td>undecided</td><td>1</td></tr>" in table
     held = page.split('<p id="held">')[1].split("</p>")[0]
     assert held.startswith("Held for review: 1 finding of preview rules (num-002 mismatched by NUM006)")
+    assert "<code>--preview</code>" in held and "`" not in held  # the sentence's code spans, not backticks
 
 
 @pytest.mark.browser
