@@ -200,8 +200,9 @@ def test_evaluate_prints_the_headline_its_definitions_and_what_would_decide_the_
                         f"mean score {s['mean_score']:.3f} over the {s['decided']} decided units")
     assert lines[2].strip().startswith("Expected score: the calibrated judge's expected SA-Bench level")
     assert lines[3].strip().startswith("Mean score: the SA-Bench level the judges gave each decided unit")
-    n = s["counts"]["undecided"]
-    assert lines[4] == f"Undecided: {n} units; `--judge MODEL` would decide {n} of them in {n} model calls (1 per model sample)."
+    n, open_ = s["counts"]["undecided"], s["decidable_by_llm"]  # held findings are a person's to check
+    assert 0 < open_ < n
+    assert lines[4] == f"Undecided: {n} units; `--judge MODEL` would decide {open_} of them in {open_} model calls (1 per model sample)."
 
 
 def test_a_repository_without_code_warns_and_exits_2_unless_allowed(tmp_path):
