@@ -54,6 +54,8 @@ class Outcome(_Model):
     """Retrieved candidate spans, best first."""
     mutated: bool = False
     """True for the unit the variant's mutation targeted."""
+    held: Label | None = None
+    """The failure a preview rule found and held back for review (`UnitResult.held_label`)."""
 
 
 class LabelScores(_Model):
@@ -96,6 +98,8 @@ class Metrics(_Model):
     """`k` -> share of units with gold spans whose top-k candidates overlap one."""
     value_mutation_detection: float | None = None
     """Numerical units with gold `mismatched`: share predicted `mismatched`."""
+    value_mutation_held: float | None = None
+    """Numerical units with gold `mismatched`: share left `undecided` with a held `mismatched` finding (a preview rule's)."""
     false_flag_rate: float | None = None
     """Numerical units with gold `aligned`: share predicted something other than aligned/undecided."""
     false_flag_rate_all: float | None = None
@@ -170,6 +174,7 @@ def _targets(outcomes: Sequence[Outcome]) -> dict[str, float | None]:
     flagged_all = sum(o.pred not in (Label.ALIGNED, Label.UNDECIDED) for o in clean_all)
     return {
         "value_mutation_detection": _ratio(sum(o.pred == Label.MISMATCHED for o in mism), len(mism)),
+        "value_mutation_held": _ratio(sum(o.held == Label.MISMATCHED for o in mism), len(mism)),
         "false_flag_rate": _ratio(flagged, len(clean)),
         "false_flag_rate_all": _ratio(flagged_all, len(clean_all)),
     }

@@ -110,7 +110,7 @@ def outcomes_for(run_id: str, case_id: str, units: list[Unit], report: DriftRepo
             pred=res.label if res is not None else Label.UNDECIDED,
             gold_spans=list(unit.gold.spans) if unit.gold else [],
             candidates=[c.span for c in res.candidates] if res is not None else [],
-            mutated=unit.id == mutated,
+            mutated=unit.id == mutated, held=res.held_label if res is not None else None,
         ))
     return out
 

@@ -29,6 +29,7 @@ def _summary_rows(m: Metrics) -> list[tuple[str, str]]:
     rows += [(f"recall@{k} %", _f(v)) for k, v in m.recall_at_k.items()]
     rows += [
         ("value-mutation detection %", _f(m.value_mutation_detection)),
+        ("value mutations held for review %", _f(m.value_mutation_held)),
         ("false flags on clean numerical %", _f(m.false_flag_rate)),
         ("false flags on clean units, every kind %", _f(m.false_flag_rate_all)),
         ("stubbed P / R %", f"{_f(m.stubbed_precision)} / {_f(m.stubbed_recall)}"),

@@ -77,3 +77,12 @@ def test_recall_at_k(outcomes):
 def test_empty_input():
     m = compute_metrics([])
     assert m.n == 0 and m.accuracy is None
+
+
+def test_a_held_mismatch_counts_as_held_not_as_detected():
+    caught = _o(1, N, M, M)
+    held = _o(2, N, M, Label.UNDECIDED).model_copy(update={"held": M})
+    quiet = _o(3, N, M, Label.UNDECIDED)
+    m = compute_metrics([caught, held, quiet])
+    assert m.value_mutation_detection == pytest.approx(1 / 3)
+    assert m.value_mutation_held == pytest.approx(1 / 3)
