@@ -24,11 +24,11 @@ CASES = [
 ]
 
 
-def _judge(tmp_path, code: str, example) -> tuple[str | None, set[str]]:
+def _judge(tmp_path, code: str, example, ignore: tuple[str, ...] = ()) -> tuple[str | None, set[str]]:
     root = tmp_path / "repo"
     root.mkdir()  # an example may have no files at all (an empty repository)
     repo = write_repo(root, example.files)
-    config = EvalConfig(embeddings=False, rules=RulesConfig(preview=True))
+    config = EvalConfig(embeddings=False, rules=RulesConfig(preview=True, ignore=list(ignore)))
     judged = Judged(repo, config, calibrated=code.startswith("CAL"))
     unit = Unit.model_validate({"id": "u1", **example.unit})
     result = asyncio.run(judged.judge(unit))
@@ -45,3 +45,12 @@ def test_a_rule_fires_on_its_cases_and_stays_quiet_on_the_others(tmp_path, code,
         assert code in seen, example.note
     else:
         assert deciding == code, example.note
+
+
+FIRES = [case for case in CASES if case.values[1] == "fire"]
+
+
+@pytest.mark.parametrize("code,side,example", FIRES)
+def test_a_rule_switched_off_never_decides_on_the_cases_it_fires_on(tmp_path, code, side, example):
+    deciding, seen = _judge(tmp_path, code, example, ignore=(code,))
+    assert deciding != code and code not in seen - {None}, example.note
