@@ -71,3 +71,13 @@ def chromium_page():
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         yield page, errors
         browser.close()
+
+
+def open_report(page, report, tmp_path):
+    """Render `report` as HTML into `tmp_path`, open it in `page`, and return the file."""
+    from sa_align.report import render
+
+    path = tmp_path / "report.html"
+    path.write_text(render(report, "html"), encoding="utf-8")
+    page.goto(path.as_uri())
+    return path

@@ -8,6 +8,7 @@ import sa_align
 from sa_align.config import EvalConfig
 from sa_align.report import render, validate_report_json
 from tests.conftest import EXAMPLES
+from tests.report.conftest import open_report
 from tests.report.test_sarif import _official_schema
 
 EX = EXAMPLES / "focal_loss"
@@ -68,9 +69,7 @@ def test_markdown_of_the_example_names_each_finding(example_report):
 @pytest.mark.browser
 def test_html_of_the_example_in_chromium(example_report, tmp_path, chromium_page):
     page, errors = chromium_page
-    path = tmp_path / "report.html"
-    path.write_text(render(example_report, "html"), encoding="utf-8")
-    page.goto(path.as_uri())
+    open_report(page, example_report, tmp_path)
     assert page.locator("#units-body tr.unit").count() == 22
     page.select_option("#filter-label", "stubbed")
     assert page.locator("#units-body tr.unit").count() == 2

@@ -4,6 +4,7 @@ import pytest
 
 from sa_align.models import Unit, UnitResult
 from sa_align.report import render, summarize
+from tests.report.conftest import open_report
 
 
 def test_html_is_self_contained_and_escapes_untrusted_text(sample_report):
@@ -38,9 +39,7 @@ def test_unit_detail_shows_its_judge_error(sample_report, tmp_path, chromium_pag
     page, errors = chromium_page
     sample_report.results[1].error = "numeric: <b>bold</b> failure"
     sample_report.summary = summarize(sample_report.results)
-    path = tmp_path / "report.html"
-    path.write_text(render(sample_report, "html"), encoding="utf-8")
-    page.goto(path.as_uri())
+    open_report(page, sample_report, tmp_path)
     row = page.locator('#units-body tr.unit[data-id="num-002"]')
     assert "error" in row.inner_text()
     row.click()
@@ -54,9 +53,7 @@ def test_unit_detail_shows_its_judge_error(sample_report, tmp_path, chromium_pag
 @pytest.mark.browser
 def test_page_loads_filters_sorts_and_expands(sample_report, tmp_path, chromium_page):
     page, errors = chromium_page
-    path = tmp_path / "report.html"
-    path.write_text(render(sample_report, "html"), encoding="utf-8")
-    page.goto(path.as_uri())
+    open_report(page, sample_report, tmp_path)
     rows = page.locator("#units-body tr.unit")
     assert rows.count() == 5
     page.select_option("#filter-label", "mismatched")
@@ -89,9 +86,7 @@ def test_html_counts_units_per_rule_and_names_held_findings(held_report):
 @pytest.mark.browser
 def test_each_row_shows_its_rule_code_and_a_held_finding(held_report, tmp_path, chromium_page):
     page, errors = chromium_page
-    path = tmp_path / "report.html"
-    path.write_text(render(held_report, "html"), encoding="utf-8")
-    page.goto(path.as_uri())
+    open_report(page, held_report, tmp_path)
     label = lambda uid: page.locator(f'#units-body tr.unit[data-id="{uid}"] td').nth(2).inner_text()  # noqa: E731
     assert label("num-001") == "aligned (NUM001)"
     assert label("num-002") == "undecided (held: mismatched by NUM006, preview) review"
