@@ -161,7 +161,7 @@ def _missing_blobs(git: list[str], commit: str) -> list[str]:
     return [path for (sha, path), answer in zip(blobs, answers) if answer.endswith(" missing")]
 
 
-def run_job(job: Job, sabench: str, mirrors: str, work: str, out: str, rules: str = "{}") -> Done:
+def run_job(job: Job, sabench: str, mirrors: str, work: str, out: str, rules: str = "{}", features: bool = False) -> Done:
     """Export the job's repository, write the reports not yet written, remove the export."""
     started = time.perf_counter()
     done = Done(job)
@@ -185,7 +185,9 @@ def run_job(job: Job, sabench: str, mirrors: str, work: str, out: str, rules: st
             for name in todo:
                 units = claim_units(scores.claims) if name == "claims" else None
                 t0 = time.perf_counter()
-                report = evaluate(load_paper(paper), repo, units=units, config=EvalConfig(embeddings=False, rules=RulesConfig.model_validate_json(rules)))
+                config = EvalConfig(embeddings=False, rules=RulesConfig.model_validate_json(rules),
+                                    calibration={"record_features": features})
+                report = evaluate(load_paper(paper), repo, units=units, config=config)
                 done.seconds[name] = round(time.perf_counter() - t0, 1)
                 _write(report_path(Path(out), name, job.paper, job.subject), report.model_dump_json())
         finally:
@@ -208,11 +210,12 @@ def _write(path: Path, text: str) -> None:
     os.replace(part, path)
 
 
-def execute(jobs: list[Job], sabench: Path, mirrors: Path, out: Path, workers: int, rules: RulesConfig | None = None) -> list[Done]:
+def execute(jobs: list[Job], sabench: Path, mirrors: Path, out: Path, workers: int, rules: RulesConfig | None = None,
+            features: bool = False) -> list[Done]:
     results = []
     with tempfile.TemporaryDirectory(prefix="sa-align-authors-") as work:
         chosen = (rules or RulesConfig()).model_dump_json()
-        args = [(job, str(sabench), str(mirrors), work, str(out), chosen) for job in jobs]
+        args = [(job, str(sabench), str(mirrors), work, str(out), chosen, features) for job in jobs]
         with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
             futures = [pool.submit(run_job, *a) for a in args]
             for i, future in enumerate(as_completed(futures), 1):
@@ -366,6 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables-only", action="store_true", help="read the reports under --out; evaluate nothing")
     ap.add_argument("--preview", action="store_true", help="let preview rules set failure labels (`sa-align rules`)")
     ap.add_argument("--ignore", default="", help="comma-separated rule codes or prefixes to switch off")
+    ap.add_argument("--record-features", action="store_true", help="keep the calibrated judge's inputs in each report")
     args = ap.parse_args(argv)
     entries = releases(args.manifest, args.papers.split(",") if args.papers else None)
     _, runs = run_paths(args.sabench, [e["paper"] for e in entries])
@@ -375,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.tables_only:
         started = time.perf_counter()
         rules = RulesConfig(preview=args.preview, ignore=[c for c in args.ignore.split(",") if c])
-        done = execute(make_jobs(entries, setups), args.sabench, args.mirrors, args.out, args.workers, rules)
+        done = execute(make_jobs(entries, setups), args.sabench, args.mirrors, args.out, args.workers, rules,
+                       args.record_features)
         skipped = [d for d in done if d.skipped]
         print(f"\n{len(done)} repositories in {time.perf_counter() - started:.0f} s, {len(skipped)} skipped")
         for d in skipped:
