@@ -90,6 +90,15 @@ def hand_judged(samples: list[tuple[Path, Path]], sabench: Path) -> tuple[dict[s
     return out, decisions
 
 
+def _picked(decisions: list[dict], label: str) -> list[dict]:
+    """The decisions of `label`, or every decided one for `all decided`."""
+    return [d for d in decisions if (d["label"] != "undecided" if label == "all decided" else d["label"] == label)]
+
+
+def _cell(decisions: list[dict]) -> str:
+    return f"{sum(d['right'] for d in decisions)}/{len(decisions)}"
+
+
 def policy_effect(decisions: list[dict], rows: dict[str, dict]) -> str:
     """Precision and coverage per label on the judged items, with every rule deciding (`--preview`) and
     under the default policy (a preview rule's failure held back), per kind of code."""
@@ -100,12 +109,9 @@ def policy_effect(decisions: list[dict], rows: dict[str, dict]) -> str:
         held = [d if d["label"] in ("undecided", "aligned") or d["rule"] in stable else {**d, "label": "undecided"}
                 for d in mine]
         for label in ("aligned", "mismatched", "missing", "stubbed", "misattributed", "all decided"):
-            pick = (lambda ds: [d for d in ds if d["label"] != "undecided"]) if label == "all decided" else \
-                (lambda ds, lb=label: [d for d in ds if d["label"] == lb])
-            before, after = pick(mine), pick(held)
-            cell = lambda ds: f"{sum(d['right'] for d in ds)}/{len(ds)}"  # noqa: E731
-            lines.append(f"| {who} | {label} | {cell(before)} | {cell(after)} |")
-        lines.append(f"| {who} | coverage (decided / judged) | {len(pick(mine))}/{len(mine)} | {len(pick(held))}/{len(mine)} |")
+            lines.append(f"| {who} | {label} | {_cell(_picked(mine, label))} | {_cell(_picked(held, label))} |")
+        decided_before, decided_after = len(_picked(mine, "all decided")), len(_picked(held, "all decided"))
+        lines.append(f"| {who} | coverage (decided / judged) | {decided_before}/{len(mine)} | {decided_after}/{len(mine)} |")
     return "\n".join(lines)
 
 
