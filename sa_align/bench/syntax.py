@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterator
 
+from sa_align.index.nodes import call_by_callee
+
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
 
@@ -332,11 +334,8 @@ def references(tree: "Tree", name: str) -> list["Node"]:
 
 def call_statement(ref: "Node") -> "Node | None":
     """The statement when `ref` is the callee of a call that is the whole statement (`f(x)`, `y = f(x)`)."""
-    callee = ref
-    if ref.parent is not None and ref.parent.type == "attribute" and ref.parent.child_by_field_name("attribute") == ref:
-        callee = ref.parent
-    call = callee.parent
-    if call is None or call.type != "call" or call.child_by_field_name("function") != callee:
+    call = call_by_callee(ref)
+    if call is None:
         return None
     top = call.parent if call.parent is not None and call.parent.type == "await" else call
     holder = top.parent

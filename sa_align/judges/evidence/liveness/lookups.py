@@ -14,6 +14,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from sa_align.index.nodes import call_by_callee
 from sa_align.resources import load_yaml
 
 if TYPE_CHECKING:
@@ -75,13 +76,8 @@ def _call_of(node: "Node | None") -> "Node | None":
     """The call whose callee is `node` (a bare name or the attribute of `obj.name`)."""
     if node is None or node.type != "identifier":
         return None
-    callee = node
-    if node.parent is not None and node.parent.type == "attribute" and node.parent.child_by_field_name("attribute") == node:
-        callee = node.parent
-    call = callee.parent
-    if call is None or call.type != "call" or call.child_by_field_name("function") != callee:
-        return None
-    return call if call.child_by_field_name("arguments") is not None else None
+    call = call_by_callee(node)
+    return call if call is not None and call.child_by_field_name("arguments") is not None else None
 
 
 def _computed_name(call: "Node", position: int | None) -> "Node | None":
