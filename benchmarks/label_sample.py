@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from authors_bench import export_release  # noqa: E402
+from label_verdicts import read  # noqa: E402
 
 from sa_align.bench.sabench.dataset import RunRef, tables  # noqa: E402
 from sa_align.bench.sabench.runner import _has_repo  # noqa: E402
@@ -153,10 +154,6 @@ def _key(item: dict) -> tuple:
     return (item["run"], item["source"], unit)
 
 
-def _read(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 def _write(path: Path, rows: list[dict]) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         for row in rows:
@@ -179,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     pool = items(args.reports, manifest)
     cell_of = None
     if args.by_rule:
-        seen = {_key(i) for path in args.exclude for i in _read(path)}
+        seen = {_key(i) for path in args.exclude for i in read(path)}
         chosen = by_rule(pool, dict(_wanted(c, args.per_cell) for c in args.by_rule.split(",")), seen, args.seed)
         cell_of = lambda i: (i["rule"], i["code"])  # noqa: E731
     else:

@@ -36,21 +36,16 @@ TRAIN_LEVELS = np.array([4443, 5381, 1115, 426, 587]) / 11952
 was trained on (the confusion table of `sa-align bench SA-BENCH --sabench`)."""
 
 
-def shifted(p: list[float], train_prior: float, iters: int = 500) -> tuple[float, np.ndarray]:
-    """The base rate the probabilities imply and the probabilities re-weighted to it (Saerens et al., EM)."""
+def shifted(p: list[float], train_prior: float) -> tuple[float, np.ndarray]:
+    """The base rate the probabilities imply and the probabilities re-weighted to it: the two-class case
+    of `shifted_levels`."""
     q = np.clip(np.asarray(p, float), 1e-6, 1 - 1e-6)
-    prior = train_prior
-    for _ in range(iters):
-        up, down = prior / train_prior * q, (1 - prior) / (1 - train_prior) * (1 - q)
-        post = up / (up + down)
-        if abs(post.mean() - prior) < 1e-9:
-            break
-        prior = float(post.mean())
-    return prior, post
+    post = shifted_levels(np.column_stack([1 - q, q]), np.array([1 - train_prior, train_prior]))[:, 1]
+    return float(post.mean()), post
 
 
 def shifted_levels(probs: np.ndarray, train: np.ndarray = TRAIN_LEVELS, iters: int = 500) -> np.ndarray:
-    """Level probabilities (units x levels) re-weighted to the level frequencies they imply (multiclass EM)."""
+    """Level probabilities (units x levels) re-weighted to the level frequencies they imply (Saerens et al.'s EM)."""
     prior = train.copy()
     post = probs
     for _ in range(iters):

@@ -144,10 +144,9 @@ def direction(a: UnitResult | ResultView, b: UnitResult | ResultView) -> str:
     """`regression` when the score fell, `fix` when it rose; anything else involving `undecided`,
     or between labels of one score, is `changed`. A preview rule's held finding counts as a finding:
     `aligned` becoming a held failure is a regression, a held failure becoming `aligned` a fix."""
-    held_a, held_b = getattr(a, "held_label", None), getattr(b, "held_label", None)
-    if a.label == Label.ALIGNED and held_b is not None:
+    if a.label == Label.ALIGNED and b.held_label is not None:
         return "regression"
-    if held_a is not None and b.label == Label.ALIGNED:
+    if a.held_label is not None and b.label == Label.ALIGNED:
         return "fix"
     if a.score is None or b.score is None or a.label == Label.UNDECIDED or b.label == Label.UNDECIDED:
         return "changed"

@@ -106,7 +106,7 @@ class Rule(_Doc):
 @lru_cache(maxsize=1)
 def rules() -> dict[str, Rule]:
     """Every rule by code, in the order of `units/rules/rules.yaml`, with its measured precision."""
-    measured = _measured()
+    measured = _precision_table().get("rules", {})
     out: dict[str, Rule] = {}
     for entry in load_yaml("rules/rules.yaml")["rules"]:
         rule = Rule.model_validate({**entry, "measured": measured.get(entry["code"], {}),
@@ -125,19 +125,16 @@ def _examples(code: str) -> dict:
     return load_yaml(f"rules/examples/{code}.yaml") if path.is_file() else {}
 
 
-def _measured() -> dict[str, dict]:
+@lru_cache(maxsize=1)
+def _precision_table() -> dict[str, Any]:
+    """`units/rules/precision.json`, read once; empty when not generated."""
     path = data_dir("units") / "rules" / "precision.json"
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8")).get("rules", {})
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 def measured_on() -> dict[str, Any]:
     """What the precision table was measured on (commit, sets, commands); empty when not generated."""
-    path = data_dir("units") / "rules" / "precision.json"
-    if not path.is_file():
-        return {}
-    return json.loads(path.read_text(encoding="utf-8")).get("measured_on", {})
+    return _precision_table().get("measured_on", {})
 
 
 def rule(code: str) -> Rule:
