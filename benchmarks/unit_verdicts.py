@@ -8,7 +8,9 @@
     python benchmarks/unit_verdicts.py second --commit 1b6d8b03ff129886a4b906c9f17f4b1784b7667c --out /tmp/second.jsonl
 
 SA-BENCH is a checkout or the git directory of SA-Bench; only development papers are read.
-Units no verdict matches are new (not yet judged) and counted per paper; orphaned verdicts are
+Units no verdict matches are new (not yet judged) and counted per paper, as are units whose params,
+entities or steps changed since their verdict (a changed unit needs a fresh verdict; the dump marks
+both with `needs_verdict`); orphaned verdicts are
 split into junk and ok ones (an orphaned ok verdict is a claim the extractor no longer finds).
 The dump holds paper text and stays outside the project. The verdict file holds keys only
 (LABELLING.md): paper id and `Paper.sha256`, the unit's character span in `Paper.text`, its
@@ -65,18 +67,21 @@ def unit_key(name: str, paper: Paper, unit: Unit) -> dict:
 
 def dump(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
+    first = [r for r in read_verdicts(args.verdicts) if r.get("reader", "first") == "first"]
     for name in _papers(args.papers):
         paper, units = paper_and_units(args.sabench, name)
+        keys = [unit_key(name, paper, u) for u in units]
+        taken, _orphans, _changed = match([v for v in first if v["paper"] == name and v["paper_sha256"] == paper.sha256], keys)
         (args.out / f"{name}.paper.md").write_text(paper.text, encoding="utf-8")
         with open(args.out / f"{name}.units.jsonl", "w", encoding="utf-8") as fh:
-            for unit in units:
-                row = unit_key(name, paper, unit)
+            for i, unit in enumerate(units):
+                row = keys[i]
                 start, end = row["span"] or (0, 0)
-                row.update(id=unit.id, claim=unit.claim, quote=unit.quote, section=unit.section,
+                row.update(id=unit.id, needs_verdict=i not in taken, claim=unit.claim, quote=unit.quote, section=unit.section,
                            attribution=unit.attribution.value,
                            context=paper.text[max(0, start - CONTEXT):end + CONTEXT])
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-        print(f"{name}: {len(units)} units, sha256 {paper.sha256[:12]}")
+        print(f"{name}: {len(units)} units ({len(units) - len(taken)} need a verdict), sha256 {paper.sha256[:12]}")
     return 0
 
 
@@ -92,23 +97,40 @@ def read_verdicts(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def match(verdicts: list[dict], keys: list[dict]) -> tuple[dict[int, dict], list[dict]]:
-    """Unit index -> its verdict (span overlap plus kind, largest overlap first), and the orphaned verdicts."""
+def _same_content(verdict: dict, key: dict) -> bool:
+    return all(verdict.get(f) == key[f] for f in ("params", "entities", "steps"))
+
+
+def match(verdicts: list[dict], keys: list[dict]) -> tuple[dict[int, dict], list[dict], dict[int, dict]]:
+    """Unit index -> its verdict (span overlap plus kind, largest overlap first), the orphaned verdicts,
+    and unit index -> the verdict of a unit whose params, entities or steps have changed since (a changed
+    unit needs a fresh verdict; a verdict on its new content wins over the old one)."""
     taken: dict[int, dict] = {}
-    orphans = []
-    for v in verdicts:
-        best, overlap = None, 0
-        for i, k in enumerate(keys):
-            if i in taken or k["kind"] != v["kind"] or not k["span"] or not v["span"]:
-                continue
-            shared = min(k["span"][1], v["span"][1]) - max(k["span"][0], v["span"][0])
-            if shared > overlap:
-                best, overlap = i, shared
-        if best is None:
-            orphans.append(v)
-        else:
-            taken[best] = v
-    return taken, orphans
+    changed: dict[int, dict] = {}
+    left = []
+    for same in (True, False):
+        left = []
+        for v in verdicts:
+            best = _best_overlap(v, keys, set(taken) | set(changed), same)
+            if best is None:
+                left.append(v)
+            else:
+                (taken if same else changed)[best] = v
+        verdicts = left
+    return taken, left, changed
+
+
+def _best_overlap(v: dict, keys: list[dict], used: set[int], same: bool) -> int | None:
+    best, overlap = None, 0
+    for i, k in enumerate(keys):
+        if i in used or k["kind"] != v["kind"] or not k["span"] or not v["span"]:
+            continue
+        if same and not _same_content(v, k):
+            continue
+        shared = min(k["span"][1], v["span"][1]) - max(k["span"][0], v["span"][0])
+        if shared > overlap:
+            best, overlap = i, shared
+    return best
 
 
 def score(args: argparse.Namespace) -> int:
@@ -119,13 +141,13 @@ def score(args: argparse.Namespace) -> int:
     for r in first:
         by_paper[r["paper"]].append(r)
     pooled = Counter()
-    print("| paper | units | with a verdict | new, unjudged | orphaned verdicts (junk / ok) | junk | junk share | junk kinds |")
+    print("| paper | units | with a verdict | new, unjudged (changed since judged) | orphaned verdicts (junk / ok) | junk | junk share | junk kinds |")
     print("|---|---|---|---|---|---|---|---|")
     for name in sorted(by_paper):
         paper, units = paper_and_units(args.sabench, name)
         keys = [unit_key(name, paper, u) for u in units]
         stale = [v for v in by_paper[name] if v["paper_sha256"] != paper.sha256]
-        taken, orphans = match([v for v in by_paper[name] if v not in stale], keys)
+        taken, orphans, changed = match([v for v in by_paper[name] if v not in stale], keys)
         judged = [v for v in taken.values() if v.get("unit_ok") is not None]
         junk = [v for v in judged if not v["unit_ok"]]
         kinds = Counter(v.get("junk_kind") or "?" for v in junk)
@@ -134,13 +156,13 @@ def score(args: argparse.Namespace) -> int:
         lost_junk = sum(v.get("unit_ok") is False for v in lost)
         lost_ok = sum(v.get("unit_ok") is True for v in lost)
         new = len(units) - len(taken)
-        pooled.update(units=len(units), judged=len(judged), junk=len(junk), orphans=len(lost), new=new,
+        pooled.update(units=len(units), judged=len(judged), junk=len(junk), orphans=len(lost), new=new, changed=len(changed),
                       lost_junk=lost_junk, lost_ok=lost_ok)
-        print(f"| {name} | {len(units)} | {len(judged)} ({len(judged) / max(len(units), 1):.0%}) | {new} "
+        print(f"| {name} | {len(units)} | {len(judged)} ({len(judged) / max(len(units), 1):.0%}) | {new} ({len(changed)}) "
               f"| {len(lost)} ({lost_junk} / {lost_ok}) "
               f"| {len(junk)} | {share:.1%} | {', '.join(f'{k} {n}' for k, n in kinds.most_common())} |")
     print(f"| pooled | {pooled['units']} | {pooled['judged']} ({pooled['judged'] / max(pooled['units'], 1):.0%}) "
-          f"| {pooled['new']} | {pooled['orphans']} ({pooled['lost_junk']} / {pooled['lost_ok']}) | {pooled['junk']} | {pooled['junk'] / max(pooled['judged'], 1):.1%} | |")
+          f"| {pooled['new']} ({pooled['changed']}) | {pooled['orphans']} ({pooled['lost_junk']} / {pooled['lost_ok']}) | {pooled['junk']} | {pooled['junk'] / max(pooled['judged'], 1):.1%} | |")
     _agreement(first, second)
     return 0
 
@@ -181,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("sabench", type=Path)
     d.add_argument("--papers")
     d.add_argument("--out", type=Path, required=True)
+    d.add_argument("--verdicts", type=Path, default=VERDICTS)
     s = sub.add_parser("score", help="junk share, coverage, orphans and agreement from the verdict file")
     s.add_argument("sabench", type=Path)
     s.add_argument("--verdicts", type=Path, default=VERDICTS)

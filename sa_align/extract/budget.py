@@ -28,7 +28,6 @@ DEFAULT_MAX_UNITS = 80
 """Units kept per paper unless the configuration says otherwise."""
 
 _WORD = re.compile(r"[a-z0-9]+")
-_NUMBERING = re.compile(r"^[\dA-Z.\sIVX]+(?=[A-Za-z])")
 
 
 @dataclass
@@ -101,7 +100,7 @@ def score(u: Unit) -> float:
     s += float(conf.get("per_entity", 0.2)) * max(0, len(u.entities) - 1)
     if u.kind == UnitKind.METHOD and u.hints:
         s += float(conf.get("method_hint_bonus", 0.5))
-    title = _NUMBERING.sub("", u.section or "").lower()
+    title = bare_title(u.section)
     if title and _section_words("central_sections").search(title):
         s += float(conf.get("central_bonus", 1.0))
     elif title and _section_words("peripheral_sections").search(title):

@@ -27,6 +27,9 @@ _CELL_CITATION = re.compile(r"\((?=[^()]*[A-Za-z])[^()]*\b(?:19|20)\d\d[a-z]?\s*
 _DOUBLED_SEPARATOR = re.compile(r"(?<=\d),,(?=\d{3}(?!\d))")
 """`10,,000` in a cell: a thousands separator the converter doubled."""
 _LOST_DIGITS = re.compile(r"(?:^|[^\d\s])\s*,$")
+_SPACE_GROUPED = re.compile(r"(?<![\d.])\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d.])")
+"""`100 000` in a cell: thousands separated by a (thin) space. Joined only when a group starts with 0,
+which no entry of a list of numbers does (`64 128 256` stays three numbers)."""
 """`,03B` in a cell: a thousands separator with nothing before it, where the converter lost the leading digits."""
 
 Found = list[tuple[int, int, Quantity]]
@@ -85,11 +88,17 @@ def cell_quantities(cell: str) -> list[Quantity]:
     fixed = _SPLIT_EXP.sub(lambda m: (m.group(1) + m.group(2)) if m.group(1) else "", cell)
     fixed = _LOST_CARET.sub(r"10^-\1", _CELL_CITATION.sub(" ", fixed))
     fixed = _DOUBLED_SEPARATOR.sub(",", fixed)
+    fixed = _SPACE_GROUPED.sub(_joined_thousands, fixed)
     # A remark in brackets after the value (`[−10, 10] (effective: [−22k, 22k])`, `0.99 (0.995 for
     # Atari)`) qualifies it: its numbers are another setting's, once the cell states its own.
     plain = _CELL_REMARK.sub(" ", fixed)
     found = [q for s, _, q in normal_std(plain, find_quantities(plain)) if not _LOST_DIGITS.search(plain, 0, s)]
     return found or [q for s, _, q in normal_std(fixed, find_quantities(fixed)) if not _LOST_DIGITS.search(fixed, 0, s)]
+
+
+def _joined_thousands(m: re.Match[str]) -> str:
+    groups = re.split(r"[ \u2009\u202f]", m.group(0))
+    return "".join(groups) if any(g.startswith("0") for g in groups[1:]) else m.group(0)
 
 
 def math_quantities(text: str, start: int, end: int) -> Found:

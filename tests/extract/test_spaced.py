@@ -34,7 +34,10 @@ def test_math_runs(text: str, values: list[float]) -> None:
      # A remark in brackets qualifies the cell's own value; its numbers are another setting's.
      ("[−10, 10] (effective: [−22k, 22k])", [-10, 10]), ("0.99 (0.995 for Atari)", [0.99]), ("(2, 2, 2, 1)", [2, 2, 2, 1]),
      (",03B", []), ("1,000B", [1e12]),  # a separator with nothing before it: the converter lost the leading digits
-     ("10,,000", [10000]), ("4,096 1,024", [4096, 1024])],  # a doubled separator is one
+     ("10,,000", [10000]), ("4,096 1,024", [4096, 1024]),  # a doubled separator is one
+     # Thousands apart by a space are one number when a group starts with 0, never a list.
+     ("100 000", [100000]), ("1 000 000", [1e6]), ("2\u2009048 576", [2048576]), ("64 128 256", [64, 128, 256]),
+     ("10 240", [10, 240]), ("0.5 100", [0.5, 100])],
 )
 def test_cells(cell: str, values: list[float]) -> None:
     assert [q.value for q in cell_quantities(cell)] == pytest.approx(values)
