@@ -169,7 +169,9 @@ def score(args: argparse.Namespace) -> int:
 
 def _agreement(first: list[dict], second: list[dict]) -> None:
     """Cohen's kappa of the two readers on `unit_ok`, over the units both judged (same paper, span and kind)."""
-    firsts = {(r["paper"], tuple(r["span"] or ()), r["kind"]): r for r in first}
+    firsts: dict[tuple, dict] = {}
+    for r in first:  # the verdict the second reader re-judged, not a later one on a changed unit
+        firsts.setdefault((r["paper"], tuple(r["span"] or ()), r["kind"]), r)
     pairs = [(firsts[k]["unit_ok"], r["unit_ok"]) for r in second
              if (k := (r["paper"], tuple(r["span"] or ()), r["kind"])) in firsts
              and firsts[k].get("unit_ok") is not None and r.get("unit_ok") is not None]
