@@ -49,9 +49,11 @@ class StaticJudge:
         return self.fn(ctx)
 
 
-def abstain(judge: str, reason: str, *, error: str | None = None, model: str | None = None) -> Verdict:
-    """A verdict that carries no vote."""
-    return Verdict(judge=judge, model=model, label=Label.UNDECIDED, abstained=True, reason=reason, error=error)
+def abstain(judge: str, reason: str, *, error: str | None = None, model: str | None = None, rule: str | None = None,
+            evidence: list[CodeSpan] | None = None) -> Verdict:
+    """A verdict that carries no vote; `rule` names a rule whose finding is to abstain (a veto)."""
+    return Verdict(judge=judge, model=model, label=Label.UNDECIDED, abstained=True, reason=reason, error=error,
+                   rule=rule, evidence=list(evidence or [])[:10])
 
 
 def lean(judge: str, label: Label, reason: str, *, rule: str, confidence: float, score: float | None = None,

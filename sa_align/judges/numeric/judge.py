@@ -57,7 +57,8 @@ none of them with the stated value: 0.8, since the claim's preset may be absent
 from the chain or the value another setting's); but when every
 site is dead configuration (tier 0), nothing shows the value reaches the run:
 aligned or mismatched with confidence 0.5 at most, never certain (an LLM judge, when
-configured, still looks). Otherwise the
+configured, still looks); a unit whose values only such configuration holds abstains
+(`NUM004`), never `aligned`. Otherwise the
 highest tier decides: all equal there -> aligned (not certain: lower sites
 differ), all different there -> mismatched (certain: the value that takes
 effect is wrong). Mixed at the top tier, the unit's context first picks the
@@ -354,6 +355,10 @@ def judge_numeric(ctx: JudgeContext) -> Verdict:
     lines = list(dict.fromkeys((f.path, f.line) for f in facts))[:10]
     evidence: list[CodeSpan] = [line_span(path, line) for path, line in lines]
     score = None
+    if label == Label.ALIGNED and rule == "NUM004":
+        # Declared where nothing reads it: what was meant, never shown to reach the run. Readers call that
+        # deferred, missing or (when another value runs) mismatched: not `aligned`, and no one failure either.
+        return abstain(NAME, note, rule=rule, evidence=evidence)
     if label == Label.MISMATCHED and rule == "NUM008":
         # Set only where nothing runs: the setting is implemented but never reached (`shared/LABELLING.md`).
         return decide(NAME, Label.STUBBED, note, rule=rule, confidence=conf, evidence=evidence)

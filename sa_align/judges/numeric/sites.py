@@ -79,6 +79,21 @@ def _read(fact: ValueFact, index: RepoIndex, literal_lines: int) -> bool:
     return max(refs.get(leaf, 0), refs.get(fact.name, 0)) > literal_lines
 
 
+def _declared_unread(fact: ValueFact, index: RepoIndex, literal_lines: int) -> bool:
+    """A config-file key, or a class- or module-level constant (`NUM_SEEDS = 10` in `config.py`, a
+    dataclass field's default), whose name no Python code uses beyond the literal sites: declared,
+    never read. A dict entry may be read by unpacking (`Adam(**OPT)`), and in a repository that reads
+    fields reflectively (`asdict`, `__dict__`) so may a constant: neither is taken for dead."""
+    if fact.source == "dict" or (fact.source == "assign" and _reflects(index)):
+        return False
+    return not _read(fact, index, literal_lines)
+
+
+def _reflects(index: RepoIndex) -> bool:
+    refs = code_vocab(index).references
+    return any(refs.get(name) for name in load_yaml("numeric.yaml").get("attribute_reflection", []))
+
+
 def _launchers(index: RepoIndex) -> frozenset[str]:
     """Shell scripts that start a Python run (`python train.py ...`)."""
     return per_index(index, "launchers", lambda ix: frozenset(e.path for e in ix.entry_points if e.kind == "shell"))
@@ -120,7 +135,7 @@ def tier(fact: ValueFact, index: RepoIndex, literal_lines: int = 0) -> int:
     if fact.source == "assign" and _passed_to_constructor(fact, index):
         return 1
     if fact.source in ("config", "assign", "dict"):
-        return 4 if fact.source != "config" or _read(fact, index, literal_lines) else 0
+        return 0 if _declared_unread(fact, index, literal_lines) else 4
     if fact.source == "shell":
         return _shell_tier(fact, index)
     if fact.source == "cli":

@@ -581,6 +581,9 @@ def test_a_parameter_count_confirms_but_never_differs(tmp_path):
 
         def build(num_params=3):  # the number of physical parameters of the ODE
             return num_params
+
+        def report():
+            return NUM_PARAMS
         '''})
     j = Judged(repo)
     same = judge_numeric(j.context(Unit(id="n1", kind="numerical", claim="86M parameters",

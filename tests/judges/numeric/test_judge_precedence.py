@@ -110,8 +110,9 @@ DEAD_CONFIG = {
 
 def test_configuration_nothing_reads_is_never_certain(small):
     verdict = judge_numeric(small(_fill(DEAD_CONFIG, "0.0003", "")).context(LR))
-    assert verdict.label == Label.ALIGNED and not verdict.certain and verdict.confidence <= 0.5
-    assert "nothing reads" in verdict.reason
+    # The stated value only where nothing reads it: declared, never shown to reach the run, so no `aligned`.
+    assert verdict.abstained and verdict.lean is None and verdict.rule == "NUM004"
+    assert "nothing reads" in verdict.reason and verdict.evidence
     verdict = judge_numeric(small(_fill(DEAD_CONFIG, "0.001", "")).context(LR))
     # Another value only where nothing reads it: the setting is implemented but never reached.
     assert verdict.label == Label.STUBBED and verdict.rule == "NUM008" and not verdict.certain and verdict.confidence <= 0.5
