@@ -9,7 +9,7 @@ judges, every rule deciding as under `--preview`, and each decision is scored ag
 reader's verdict on its item (`benchmarks/verdicts/labels.jsonl`): right when it is the label the
 reader called right (an unchanged label keeps the reader's `label_ok`). A decision counts for the
 code of the rule that decided it (`UnitResult.rule`); a label the calibrated judge took from a lean
-(`CAL002`) counts for the lean's code too. A veto (`CAL003`, `CAL004`, `SCP001`, `SCP002`) is judged by
+(`CAL002`) counts for the lean's code too. A veto (`CAL003`, `CAL004`, `CAL005`, `SCP001`, `SCP002`) is judged by
 what it held back: the sample is judged once more with the vetoes switched off, and a veto that
 changed the label is right when the label it prevented is wrong.
 
@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "units" / "rules" / "precision.json"
 README = ROOT / "benchmarks" / "README.md"
 MARKERS = ("<!-- rule-table -->", "<!-- /rule-table -->")
-VETOES = ("CAL003", "CAL004", "SCP001", "SCP002")
+VETOES = ("CAL003", "CAL004", "CAL005", "SCP001", "SCP002")
 SABENCH = Path("/work/.mirror/kernel-14+SA-Bench/repo")
 
 

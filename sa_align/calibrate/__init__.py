@@ -26,6 +26,7 @@ from sa_align.calibrate.model import load_model, shipped_path
 from sa_align.calibrate.policy import calibrated_result
 from sa_align.config import EvalConfig
 from sa_align.errors import CalibrationError
+from sa_align.judges.numeric.sites import unread_line
 from sa_align.models import Calibration, CalibrationInfo, Candidate, Label, Unit, UnitResult, Verdict
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class Calibrator:
         if self.model is None and not record:
             return Calibration()
         features = unit_features(unit, verdicts, candidates, index, hand)
-        cal = Calibration(features=features if record else {})
+        cal = Calibration(features=features if record else {}, candidate_unread=_unread(candidates, index))
         if self.model is None:
             return cal
         (prob,), (expected,) = self.model.predict([features])
@@ -93,6 +94,17 @@ class Calibrator:
     def decide(self, hand: UnitResult, cal: Calibration) -> UnitResult:
         """The unit's final result under the calibrated policy."""
         return calibrated_result(hand, cal, self.config)
+
+
+def _unread(candidates: Sequence[Candidate], index: "RepoIndex") -> str:
+    """Where the best candidate only declares settings nothing reads, and their names; else ""."""
+    if not candidates or index is None:
+        return ""
+    span = candidates[0].span
+    line = candidates[0].focus_line or span.start_line
+    facts = unread_line(index, span.path, line)
+    names = ", ".join(f"`{f.key_path or f.name}`" for f in facts)
+    return f"{span.path}:{line} ({names})" if facts else ""
 
 
 def _provenance(model: "CalibrationModel") -> str:

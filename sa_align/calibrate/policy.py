@@ -8,7 +8,9 @@ In this order:
 2. At or above the band's top, the unit is lifted to `aligned`, with the
    probability as its confidence, only when a located candidate is cited as its
    evidence and no judge found a failure; with a failure found, the judges' own
-   aggregate stands and the unit needs review.
+   aggregate stands and the unit needs review. A lift whose best candidate's line
+   only declares settings no code reads (a config key, a constant no code names)
+   is held: the unit stays `undecided` for review.
 3. Where judges disagree (an `aligned` vote beside a failure) and the failure
    would stand (below the band, or a strong failure), their own aggregate decides
    and the unit needs review.
@@ -27,7 +29,7 @@ In this order:
    (with LLM judges configured, such units are sent to them: `Calibrator.wants_llm`).
 
 Rule codes (`units/rules/rules.yaml`): the lift is `CAL001`, a lean made the label `CAL002`, the
-band `CAL003`, the abstention below the band `CAL004`; a kept or failure-evidence label keeps the code
+band `CAL003`, the abstention below the band `CAL004`, the held lift `CAL005`; a kept or failure-evidence label keeps the code
 of the judge's rule. A step the run switched off (`config.rules`) is not taken.
 
 A decided unit's score is then the level of its label nearest the model's expected
@@ -43,7 +45,7 @@ from sa_align.models import LABEL_SCORES, Calibration, Label, UnitResult, Verdic
 from sa_align.prose import shorten
 from sa_align.rules.policy import enabled
 
-UNDECIDED_RULES = {"band": "CAL003", "abstain": "CAL004"}
+UNDECIDED_RULES = {"band": "CAL003", "abstain": "CAL004", "unread": "CAL005"}
 """The codes of the steps that leave a unit `undecided` (`units/rules/rules.yaml`)."""
 
 
@@ -85,6 +87,9 @@ def _labelled(hand: UnitResult, cal: Calibration, config: EvalConfig) -> UnitRes
             disagrees = hand.label != Label.ALIGNED
             note = f"; the calibrated judge disagrees (probability {p:.2f} of faithful)" if disagrees else ""
             return _keep(hand, cal, "evidence", review=True, note=note)
+        if hand.candidates and cal.candidate_unread and enabled("CAL005", config.rules):
+            return _undecided(hand, cal, "unread", f"the calibrated judge leans faithful (probability {p:.2f}), but its "
+                              f"best candidate only declares settings no code reads: {cal.candidate_unread}", review=True)
         if hand.candidates and enabled("CAL001", config.rules):
             return _lift(hand, cal)
     if failures and len(failures) < len(votes) and (p <= low or _strong(failures, config)):

@@ -110,9 +110,11 @@ class Calibration(_Model):
     llm_skipped: bool = False
     """True when LLM judges were configured but not called, because the probability lies outside the band."""
     applied: str = "none"
-    """How the probability shaped the label: `aligned` (lifted), `evidence` (the judges' failure kept), `lean` (a judge's failure lean became the label), `band` (left undecided for review), `certain` (a certain static finding kept), `abstain` (no failure evidence, so undecided), `llm` (LLM judges voted), or `none`."""
+    """How the probability shaped the label: `aligned` (lifted), `evidence` (the judges' failure kept), `lean` (a judge's failure lean became the label), `band` (left undecided for review), `unread` (a lift held because its best candidate is configuration nothing reads), `certain` (a certain static finding kept), `abstain` (no failure evidence, so undecided), `llm` (LLM judges voted), or `none`."""
     features: dict[str, float] = Field(default_factory=dict)
     """The model's inputs, when `calibration.record_features` is on (absent features are left out)."""
+    candidate_unread: str = ""
+    """When the best candidate's line only declares settings no code reads: where, and their names (a lift resting on it is held, `CAL005`)."""
 
 
 class EvidenceCode(_Model):

@@ -89,6 +89,24 @@ def _declared_unread(fact: ValueFact, index: RepoIndex, literal_lines: int) -> b
     return not _read(fact, index, literal_lines)
 
 
+def unread_line(index: RepoIndex, path: str, line: int) -> list[ValueFact]:
+    """The settings line `line` of `path` declares, when every one of them is configuration nothing
+    reads (`_declared_unread`); empty when the line sets nothing or something on it is read."""
+    facts = [f for f in per_index(index, "values-by-line", _values_by_line).get((path, line), [])
+             if f.source in ("config", "assign")]
+    if not facts or any(f.source == "assign" and _in_function(f, index) for f in facts):
+        return []
+    # A Python constant's own line names it once; a config file's line is no Python reference.
+    return facts if all(_declared_unread(f, index, int(f.source == "assign")) for f in facts) else []
+
+
+def _values_by_line(index: RepoIndex) -> dict[tuple[str, int], list[ValueFact]]:
+    out: dict[tuple[str, int], list[ValueFact]] = {}
+    for f in index.values:
+        out.setdefault((f.path, f.line), []).append(f)
+    return out
+
+
 def _reflects(index: RepoIndex) -> bool:
     refs = code_vocab(index).references
     return any(refs.get(name) for name in load_yaml("numeric.yaml").get("attribute_reflection", []))
