@@ -40,19 +40,29 @@ from sa_align.models import Paper, Unit  # noqa: E402
 from sa_align.paper import load_paper  # noqa: E402
 
 VERDICTS = Path(__file__).resolve().parent / "verdicts" / "units.jsonl"
+CUT_VERDICTS = Path(__file__).resolve().parent / "verdicts" / "cut_units.jsonl"
+"""Verdicts on method units the budget cut (keyed like `units.jsonl`): what the budget target is measured on."""
+KEPT_BEFORE_CLAIMS = ("background", "theory", "result")
+"""Junk kinds the budget must never keep while it cuts a method claim of the paper's own approach."""
 JUNK_KINDS = ("theory", "example", "number-of", "result", "background", "misread", "fragment")
 CONTEXT = 700
 """Characters of paper text either side of a quote in the dump, for the reader."""
 
 
-def paper_and_units(sabench: Path, name: str) -> tuple[Paper, list[Unit]]:
-    """The paper as `sa-align evaluate paper.md repo` loads it, and the units the default path extracts."""
+def paper_and_units(sabench: Path, name: str, cut: bool = False) -> tuple[Paper, list[Unit]]:
+    """The paper as `sa-align evaluate paper.md repo` loads it, and the units the default path extracts
+    (with `cut`, the units its unit budget cut instead)."""
     markdown, _claims = load(sabench, name)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "paper.md"
         path.write_text(markdown, encoding="utf-8")
         paper = load_paper(path)
-    return paper, extract_units(paper, EvalConfig())
+    kept = extract_units(paper, EvalConfig())
+    if not cut:
+        return paper, kept
+    spans = {(u.span.start, u.span.end, u.kind) for u in kept if u.span}
+    return paper, [u for u in extract_units(paper, EvalConfig(max_units=None))
+                   if u.span and (u.span.start, u.span.end, u.kind) not in spans]
 
 
 def unit_key(name: str, paper: Paper, unit: Unit) -> dict:
@@ -69,7 +79,7 @@ def dump(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     first = [r for r in read_verdicts(args.verdicts) if r.get("reader", "first") == "first"]
     for name in _papers(args.papers):
-        paper, units = paper_and_units(args.sabench, name)
+        paper, units = paper_and_units(args.sabench, name, cut=args.cut)
         keys = [unit_key(name, paper, u) for u in units]
         taken, _orphans, _changed = match([v for v in first if v["paper"] == name and v["paper_sha256"] == paper.sha256], keys)
         (args.out / f"{name}.paper.md").write_text(paper.text, encoding="utf-8")
@@ -94,6 +104,8 @@ def _papers(arg: str | None) -> list[str]:
 
 
 def read_verdicts(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
@@ -167,6 +179,29 @@ def score(args: argparse.Namespace) -> int:
     return 0
 
 
+def budget(args: argparse.Namespace) -> int:
+    """Per paper: cut method units the readers call claims, beside kept units they call background,
+    theory or results junk; the budget's target is no paper with both."""
+    kept_verdicts = [r for r in read_verdicts(VERDICTS) if r.get("reader", "first") == "first"]
+    cut_verdicts = [r for r in read_verdicts(CUT_VERDICTS) if r.get("reader", "first") == "first"] if CUT_VERDICTS.exists() else []
+    print("| paper | method units cut | judged | claims among them | kept background/theory/result junk | target met |")
+    print("|---|---|---|---|---|---|")
+    met = total = 0
+    for name in sorted({r["paper"] for r in kept_verdicts}):
+        paper, kept = paper_and_units(args.sabench, name)
+        _, cut = paper_and_units(args.sabench, name, cut=True)
+        cut = [u for u in cut if u.kind.value == "method"]
+        taken_cut, _, _ = match([v for v in cut_verdicts if v["paper"] == name], [unit_key(name, paper, u) for u in cut])
+        taken_kept, _, _ = match([v for v in kept_verdicts if v["paper"] == name], [unit_key(name, paper, u) for u in kept])
+        claims = sum(bool(v.get("unit_ok")) for v in taken_cut.values())
+        junk = sum(v.get("junk_kind") in KEPT_BEFORE_CLAIMS for v in taken_kept.values())
+        ok = not (claims and junk)
+        met, total = met + ok, total + 1
+        print(f"| {name} | {len(cut)} | {len(taken_cut)} | {claims} | {junk} | {'yes' if ok else 'no'} |")
+    print(f"target met on {met} of {total} papers")
+    return 0
+
+
 def _agreement(first: list[dict], second: list[dict]) -> None:
     """Cohen's kappa of the two readers on `unit_ok`, over the units both judged (same paper, span and kind)."""
     firsts: dict[tuple, dict] = {}
@@ -205,7 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("sabench", type=Path)
     d.add_argument("--papers")
     d.add_argument("--out", type=Path, required=True)
-    d.add_argument("--verdicts", type=Path, default=VERDICTS)
+    d.add_argument("--verdicts", type=Path, default=None, help="default: units.jsonl, or cut_units.jsonl with --cut")
+    d.add_argument("--cut", action="store_true", help="the units the unit budget cut, not the ones it kept")
+    b = sub.add_parser("budget", help="what the unit budget cut that readers call claims, beside the junk it kept")
+    b.add_argument("sabench", type=Path)
     s = sub.add_parser("score", help="junk share, coverage, orphans and agreement from the verdict file")
     s.add_argument("sabench", type=Path)
     s.add_argument("--verdicts", type=Path, default=VERDICTS)
@@ -215,7 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
-    return {"dump": dump, "score": score, "second": second}[args.cmd](args)
+    if args.cmd == "dump" and args.verdicts is None:
+        args.verdicts = CUT_VERDICTS if args.cut else VERDICTS
+    return {"dump": dump, "score": score, "second": second, "budget": budget}[args.cmd](args)
 
 
 def second(args: argparse.Namespace) -> int:
