@@ -199,6 +199,8 @@ def budget(args: argparse.Namespace) -> int:
         met, total = met + ok, total + 1
         print(f"| {name} | {len(cut)} | {len(taken_cut)} | {claims} | {junk} | {'yes' if ok else 'no'} |")
     print(f"target met on {met} of {total} papers")
+    _agreement([r for r in read_verdicts(CUT_VERDICTS) if r.get("reader", "first") == "first"],
+               [r for r in read_verdicts(CUT_VERDICTS) if r.get("reader") == "second"])
     return 0
 
 
