@@ -74,7 +74,7 @@ def _passed_to_constructor(fact: ValueFact, index: RepoIndex) -> bool:
 
 def _read(fact: ValueFact, index: RepoIndex, literal_lines: int) -> bool:
     """True when Python code mentions the setting's name beyond the literal sites themselves."""
-    leaf = fact.key_path.rsplit(".", 1)[-1] if fact.key_path else fact.name
+    leaf = _leaf(fact)
     refs = code_vocab(index).references
     return max(refs.get(leaf, 0), refs.get(fact.name, 0)) > literal_lines
 
@@ -96,8 +96,24 @@ def unread_line(index: RepoIndex, path: str, line: int) -> list[ValueFact]:
              if f.source in ("config", "assign")]
     if not facts or any(f.source == "assign" and _in_function(f, index) for f in facts):
         return []
-    # A Python constant's own line names it once; a config file's line is no Python reference.
-    return facts if all(_declared_unread(f, index, int(f.source == "assign")) for f in facts) else []
+    # Declarations of a name (a constant's own line, a dataclass field mirroring a config key) are no reads of it.
+    declared = per_index(index, "declared-names", _declared_names)
+    if _reflects(index) and any(declared.get(_leaf(f)) for f in facts):
+        return []  # a field that mirrors the key may be read without being named
+    return facts if all(_declared_unread(f, index, declared.get(_leaf(f), 0)) for f in facts) else []
+
+
+def _leaf(fact: ValueFact) -> str:
+    return fact.key_path.rsplit(".", 1)[-1] if fact.key_path else fact.name
+
+
+def _declared_names(index: RepoIndex) -> dict[str, int]:
+    """Name -> Python lines that declare it as a class- or module-level constant or field."""
+    lines: dict[str, set[tuple[str, int]]] = {}
+    for f in index.values:
+        if f.source == "assign" and not _in_function(f, index):
+            lines.setdefault(f.name, set()).add((f.path, f.line))
+    return {name: len(where) for name, where in lines.items()}
 
 
 def _values_by_line(index: RepoIndex) -> dict[tuple[str, int], list[ValueFact]]:
