@@ -84,9 +84,33 @@ def _declared_unread(fact: ValueFact, index: RepoIndex, literal_lines: int) -> b
     dataclass field's default), whose name no Python code uses beyond the literal sites: declared,
     never read. A dict entry may be read by unpacking (`Adam(**OPT)`), and in a repository that reads
     fields reflectively (`asdict`, `__dict__`) so may a constant: neither is taken for dead."""
-    if fact.source == "dict" or (fact.source == "assign" and _reflects(index)):
+    if fact.source == "dict" or (fact.source == "assign" and (_reflects(index) or fact.name in _default_names(index))):
         return False
+    if fact.source == "assign":
+        # Its own declarations are the only lines that may name it without reading it (`PAD = 4` beside
+        # `padding=PAD`), not every literal site of the parameter.
+        literal_lines = per_index(index, "declared-names", _declared_names).get(fact.name, 1)
     return not _read(fact, index, literal_lines)
+
+
+_DEF_LINE = re.compile(r"^\s*(?:async\s+)?def\s")
+_DEFAULT_NAME = re.compile(r"=\s*([A-Za-z_]\w*)")
+
+
+def _default_names(index: RepoIndex) -> frozenset[str]:
+    """Names a `def` line uses as a parameter default (`def mlp(sizes=HIDDEN_SIZES)`): reads the code
+    vocabulary leaves out with the rest of the definition line."""
+    def build(ix: RepoIndex) -> frozenset[str]:
+        names: set[str] = set()
+        for info in ix.files:
+            if info.kind != "python":
+                continue
+            for line in ix.file_text(info.path).splitlines():
+                if _DEF_LINE.match(line):
+                    names.update(_DEFAULT_NAME.findall(line))
+        return frozenset(names)
+
+    return per_index(index, "default-names", build)
 
 
 def unread_line(index: RepoIndex, path: str, line: int) -> list[ValueFact]:
