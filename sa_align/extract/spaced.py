@@ -27,10 +27,10 @@ _CELL_CITATION = re.compile(r"\((?=[^()]*[A-Za-z])[^()]*\b(?:19|20)\d\d[a-z]?\s*
 _DOUBLED_SEPARATOR = re.compile(r"(?<=\d),,(?=\d{3}(?!\d))")
 """`10,,000` in a cell: a thousands separator the converter doubled."""
 _LOST_DIGITS = re.compile(r"(?:^|[^\d\s])\s*,$")
+"""`,03B` in a cell: a thousands separator with nothing before it, where the converter lost the leading digits."""
 _SPACE_GROUPED = re.compile(r"(?<![\d.])\d{1,3}(?:[ \u2009\u202f]\d{3})+(?![\d.])")
 """`100 000` in a cell: thousands separated by a (thin) space. Joined only when a group starts with 0,
 which no entry of a list of numbers does (`64 128 256` stays three numbers)."""
-"""`,03B` in a cell: a thousands separator with nothing before it, where the converter lost the leading digits."""
 
 Found = list[tuple[int, int, Quantity]]
 
