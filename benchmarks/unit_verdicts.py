@@ -52,6 +52,12 @@ CONTEXT = 700
 def paper_and_units(sabench: Path, name: str, cut: bool = False) -> tuple[Paper, list[Unit]]:
     """The paper as `sa-align evaluate paper.md repo` loads it, and the units the default path extracts
     (with `cut`, the units its unit budget cut instead)."""
+    paper, kept, dropped = kept_and_cut(sabench, name, cut)
+    return paper, dropped if cut else kept
+
+
+def kept_and_cut(sabench: Path, name: str, cut: bool = True) -> tuple[Paper, list[Unit], list[Unit]]:
+    """The paper, the units the default path keeps and (with `cut`, else none) the units its budget cuts."""
     markdown, _claims = load(sabench, name)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "paper.md"
@@ -59,10 +65,10 @@ def paper_and_units(sabench: Path, name: str, cut: bool = False) -> tuple[Paper,
         paper = load_paper(path)
     kept = extract_units(paper, EvalConfig())
     if not cut:
-        return paper, kept
+        return paper, kept, []
     spans = {(u.span.start, u.span.end, u.kind) for u in kept if u.span}
-    return paper, [u for u in extract_units(paper, EvalConfig(max_units=None))
-                   if u.span and (u.span.start, u.span.end, u.kind) not in spans]
+    return paper, kept, [u for u in extract_units(paper, EvalConfig(max_units=None))
+                         if u.span and (u.span.start, u.span.end, u.kind) not in spans]
 
 
 def unit_key(name: str, paper: Paper, unit: Unit) -> dict:
@@ -188,8 +194,7 @@ def budget(args: argparse.Namespace) -> int:
     print("|---|---|---|---|---|---|")
     met = total = 0
     for name in sorted({r["paper"] for r in kept_verdicts}):
-        paper, kept = paper_and_units(args.sabench, name)
-        _, cut = paper_and_units(args.sabench, name, cut=True)
+        paper, kept, cut = kept_and_cut(args.sabench, name)
         cut = [u for u in cut if u.kind.value == "method"]
         taken_cut, _, _ = match([v for v in cut_verdicts if v["paper"] == name], [unit_key(name, paper, u) for u in cut])
         taken_kept, _, _ = match([v for v in kept_verdicts if v["paper"] == name], [unit_key(name, paper, u) for u in kept])
